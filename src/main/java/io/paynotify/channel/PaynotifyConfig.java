@@ -1,0 +1,86 @@
+package io.paynotify.channel;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import io.smallrye.config.WithName;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The one configuration root, {@code paynotify.*} (CONTRACT.md §5). Values are read here once and turned into the
+ * immutable {@link ChannelRegistry} at start; nothing else reads configuration. Every channel key is optional at
+ * this level so that the registry, not the config framework, reports a missing key with the channel's name.
+ */
+@ConfigMapping(prefix = "paynotify")
+public interface PaynotifyConfig {
+
+    /** {@code paynotify.channels."<name>".*}: one merchant account at one provider. */
+    Map<String, ChannelConfig> channels();
+
+    /** {@code paynotify.clients."<client-id>".*}: merchant backends allowed to call {@code /api}. */
+    Map<String, ClientConfig> clients();
+
+    /** {@code paynotify.admin.*}. */
+    Admin admin();
+
+    /** {@code paynotify.idempotency.*}. */
+    Idempotency idempotency();
+
+    interface ChannelConfig {
+        /** {@code provider}: WECHATPAY_V2, WECHATPAY_V3 or ALIPAY (required). */
+        Optional<String> provider();
+
+        /** {@code app-id}: WeChat, one or more appids comma-separated; Alipay, the app_id (required). */
+        @WithName("app-id")
+        Optional<String> appId();
+
+        /** {@code mch-id}: the WeChat merchant id (required for WeChat). */
+        @WithName("mch-id")
+        Optional<String> mchId();
+
+        /** {@code api-key}: the WeChat v2 API key, exactly 32 characters; several comma-separated in a rotation. */
+        @WithName("api-key")
+        Optional<String> apiKey();
+
+        /** {@code sign-types}: WeChat v2 MD5 and/or HMAC-SHA256 (required); Alipay RSA2 (default) and RSA. */
+        @WithName("sign-types")
+        Optional<String> signTypes();
+
+        /** {@code api-v3-key}: the WeChat API v3 key, exactly 32 bytes. */
+        @WithName("api-v3-key")
+        Optional<String> apiV3Key();
+
+        /** {@code platform-keys."<serial>"}: WeChat v3 platform certificates or public keys by serial or id. */
+        @WithName("platform-keys")
+        Map<String, String> platformKeys();
+
+        /** {@code alipay-public-key}: one or more Alipay public keys or certificates, comma-separated. */
+        @WithName("alipay-public-key")
+        Optional<String> alipayPublicKey();
+
+        /** {@code seller-id}: Alipay, when set the notification's seller_id must equal it. */
+        @WithName("seller-id")
+        Optional<String> sellerId();
+    }
+
+    interface ClientConfig {
+        /** {@code secret}: HMAC secret, at least 32 bytes; several comma-separated during a rotation. */
+        Optional<String> secret();
+
+        /** {@code channels}: the channels this client may use, comma-separated. */
+        Optional<String> channels();
+    }
+
+    interface Admin {
+        /** {@code paynotify.admin.tokens}: bearer tokens for {@code /admin}, each at least 32 characters. */
+        Optional<List<String>> tokens();
+    }
+
+    interface Idempotency {
+        /** {@code paynotify.idempotency.retention}: how long a stored Idempotency-Key answer is kept. */
+        @WithDefault("24h")
+        Duration retention();
+    }
+}

@@ -1,0 +1,13 @@
+package io.paynotify.core.notify;
+
+/** The payment providers a channel can belong to; the names are the configuration values of CONTRACT.md §5. */
+public enum Provider {
+    WECHATPAY_V2,
+    WECHATPAY_V3,
+    ALIPAY;
+
+    /** True for both WeChat Pay versions, whose channels share the 32-character outTradeNo limit. */
+    public boolean isWechat() {
+        return this != ALIPAY;
+    }
+}

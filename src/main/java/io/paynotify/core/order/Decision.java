@@ -1,0 +1,47 @@
+package io.paynotify.core.order;
+
+import java.util.List;
+
+/**
+ * What the state machine decided for one notification.
+ *
+ * @param outcome the outcome recorded with the notification
+ * @param reason the reason code (IGNORED and ANOMALY only), else null
+ * @param newState the state the order moves to, or null when it stays
+ * @param attention reason codes to add to the order's attention (empty for none)
+ * @param successAck true when the provider gets its success ack, false for the failure ack (422)
+ */
+public record Decision(Outcome outcome, Reason reason, OrderState newState, List<Reason> attention, boolean successAck) {
+
+    public Decision {
+        attention = List.copyOf(attention);
+    }
+
+    static Decision applied(OrderState to) {
+        return new Decision(Outcome.APPLIED, null, to, List.of(), true);
+    }
+
+    static Decision duplicate(List<Reason> attention) {
+        return new Decision(Outcome.DUPLICATE, null, null, attention, true);
+    }
+
+    static Decision ignored(Reason reason, List<Reason> attention) {
+        return new Decision(Outcome.IGNORED, reason, null, attention, reason.successAck());
+    }
+
+    static Decision anomaly(Reason reason, List<Reason> extraAttention) {
+        var attention = new java.util.ArrayList<Reason>();
+        attention.add(reason);
+        for (Reason r : extraAttention) {
+            if (!attention.contains(r)) {
+                attention.add(r);
+            }
+        }
+        return new Decision(Outcome.ANOMALY, reason, null, attention, reason.successAck());
+    }
+
+    /** True when this decision pays the order: only then are transactionId and paidAt set. */
+    public boolean pays() {
+        return outcome == Outcome.APPLIED && newState == OrderState.SUCCESS;
+    }
+}

@@ -1,0 +1,215 @@
+package io.paynotify.provider;
+
+import io.paynotify.channel.Channel;
+import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.core.notify.VerifiedNotification;
+import io.paynotify.intake.NotificationIntake;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.Router;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.jboss.logging.Logger;
+
+/**
+ * {@code POST /notify/{provider}/{channel}}: the provider endpoints of CONTRACT.md §2, on a plain Vert.x route so
+ * that the body is counted while it arrives (413 without reading past 64 KiB), nothing binds or re-encodes it, and
+ * the answer has a hard deadline.
+ *
+ * <p>Order: channel and provider (404) → size (413) → the adapter's checks (400/401) → the intake transaction on
+ * a worker thread → the ack, rendered only after the commit. A timer answers 503 with the failure ack if no answer
+ * has left {@link #DEADLINE_MS} after arrival, whatever the database is doing; a commit that lands after that is
+ * found by the provider's retry as a duplicate.
+ */
+@ApplicationScoped
+public class NotifyRoutes {
+
+    /** Every answer leaves within this many milliseconds of arrival (the contract allows 3 s). */
+    static final long DEADLINE_MS = 2_500;
+
+    private static final Logger LOG = Logger.getLogger("io.paynotify.notify");
+
+    private final ChannelRegistry registry;
+    private final NotificationIntake intake;
+    private final Clock clock;
+    private final Map<String, NotifyAdapter> adapters = new HashMap<>();
+    private final RejectionLog rejectionLog = new RejectionLog();
+
+    @Inject
+    public NotifyRoutes(ChannelRegistry registry, NotificationIntake intake, Clock clock, Instance<NotifyAdapter> all) {
+        this.registry = registry;
+        this.intake = intake;
+        this.clock = clock;
+        all.forEach(a -> adapters.put(a.pathSegment(), a));
+    }
+
+    void register(@Observes Router router) {
+        router.post("/notify/:provider/:channel").order(-100).handler(this::handle);
+    }
+
+    private void handle(RoutingContext ctx) {
+        Instant receivedAt = clock.instant();
+        long started = System.nanoTime();
+        HttpServerRequest request = ctx.request();
+        NotifyAdapter adapter = adapters.get(ctx.pathParam("provider"));
+        if (adapter == null) {
+            ctx.next();
+            return;
+        }
+        Exchange ex = new Exchange(ctx, adapter, started);
+        Channel channel = registry.channel(ctx.pathParam("channel"))
+                .filter(c -> c.provider() == adapter.provider())
+                .orElse(null);
+        if (channel == null) {
+            ex.reject("_unknown", new NotifyRejection(NotifyRejection.Kind.UNKNOWN_CHANNEL,
+                    NotifyRejection.Cause.UNKNOWN_CHANNEL), true);
+            return;
+        }
+        String declared = request.getHeader("Content-Length");
+        if (declared != null && tooLarge(declared)) {
+            ex.reject(channel.name(), new NotifyRejection(NotifyRejection.Kind.TOO_LARGE,
+                    NotifyRejection.Cause.TOO_LARGE), true);
+            return;
+        }
+        long timer = ctx.vertx().setTimer(DEADLINE_MS, id -> {
+            if (ex.answer(adapter.failure(503), true)) {
+                LOG.warnf("notify channel=%s answered 503: no result within %d ms", channel.name(), DEADLINE_MS);
+            }
+        });
+        ex.timer = timer;
+        Buffer body = Buffer.buffer(1024);
+        request.handler(chunk -> {
+            if (ex.answered.get()) {
+                return;
+            }
+            if (body.length() + chunk.length() > RawNotify.MAX_BODY_BYTES) {
+                ex.reject(channel.name(), new NotifyRejection(NotifyRejection.Kind.TOO_LARGE,
+                        NotifyRejection.Cause.TOO_LARGE), true);
+                return;
+            }
+            body.appendBuffer(chunk);
+        });
+        request.exceptionHandler(e -> ex.answer(adapter.failure(400), true));
+        request.endHandler(v -> {
+            if (ex.answered.get()) {
+                return;
+            }
+            RawNotify raw = new RawNotify(channel.name(), headers(request), body.getBytes(), receivedAt);
+            ctx.vertx().<AckResponse>executeBlocking(() -> process(adapter, channel, raw, started), false)
+                    .onComplete(ar -> ex.answer(ar.succeeded() ? ar.result() : adapter.failure(503), false));
+        });
+        request.resume();
+    }
+
+    /** Runs on a worker thread: verify, then the intake transaction; the ack is chosen only after the commit. */
+    private AckResponse process(NotifyAdapter adapter, Channel channel, RawNotify raw, long started) {
+        VerifiedNotification n;
+        try {
+            n = adapter.verify(channel, raw);
+        } catch (NotifyRejection r) {
+            rejectionLog.rejected(channel.name(), adapter.pathSegment(), r.kind().status(), r.rejectionCause());
+            return adapter.failure(r.kind().status());
+        } catch (RuntimeException e) {
+            // a bug must not leak a stack trace nor become a success; the provider retries
+            LOG.errorf("notify channel=%s verification failed unexpectedly: %s", channel.name(), e.getClass().getName());
+            return adapter.failure(503);
+        }
+        try {
+            NotificationIntake.Result result = intake.handle(n);
+            var d = result.decision();
+            LOG.infof("notify channel=%s outTradeNo=%s outcome=%s reason=%s recorded=%s latencyMs=%d",
+                    channel.name(), n.outTradeNo(), d.outcome(), d.reason() == null ? "-" : d.reason(),
+                    result.recorded(), (System.nanoTime() - started) / 1_000_000);
+            return d.successAck() ? adapter.success() : adapter.failure(422);
+        } catch (Exception e) {
+            LOG.warnf("notify channel=%s outTradeNo=%s answered 503: %s (SQLState %s)", channel.name(),
+                    n.outTradeNo(), e.getClass().getSimpleName(),
+                    e instanceof java.sql.SQLException s ? s.getSQLState() : "-");
+            return adapter.failure(503);
+        }
+    }
+
+    private static boolean tooLarge(String contentLength) {
+        if (contentLength.length() > 12) {
+            return true;
+        }
+        try {
+            return Long.parseLong(contentLength.trim()) > RawNotify.MAX_BODY_BYTES;
+        } catch (NumberFormatException e) {
+            return true;
+        }
+    }
+
+    private static Map<String, List<String>> headers(HttpServerRequest request) {
+        var out = new LinkedHashMap<String, List<String>>();
+        request.headers().forEach(h -> out.computeIfAbsent(h.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+                .add(h.getValue()));
+        return out;
+    }
+
+    /** One request's answer, sent at most once: by the result, a rejection, or the deadline timer. */
+    private final class Exchange {
+        final RoutingContext ctx;
+        final NotifyAdapter adapter;
+        final long started;
+        final AtomicBoolean answered = new AtomicBoolean();
+        volatile long timer = -1;
+
+        Exchange(RoutingContext ctx, NotifyAdapter adapter, long started) {
+            this.ctx = ctx;
+            this.adapter = adapter;
+            this.started = started;
+        }
+
+        void reject(String channel, NotifyRejection r, boolean close) {
+            rejectionLog.rejected(channel, adapter.pathSegment(), r.kind().status(), r.rejectionCause());
+            answer(adapter.failure(r.kind().status()), close);
+        }
+
+        boolean answer(AckResponse ack, boolean close) {
+            if (!answered.compareAndSet(false, true)) {
+                return false;
+            }
+            if (timer >= 0) {
+                ctx.vertx().cancelTimer(timer);
+            }
+            HttpServerResponse response = ctx.response();
+            if (response.ended() || response.closed()) {
+                return true;
+            }
+            response.setStatusCode(ack.status());
+            if (close) {
+                // the rest of the body is never read: the connection cannot be reused
+                response.putHeader("Connection", "close");
+            }
+            if (ack.contentType() != null) {
+                response.putHeader("Content-Type", ack.contentType());
+            }
+            if (ack.body() == null || ack.body().length == 0) {
+                response.end().onComplete(v -> closeIf(close));
+            } else {
+                response.end(Buffer.buffer(ack.body())).onComplete(v -> closeIf(close));
+            }
+            return true;
+        }
+
+        private void closeIf(boolean close) {
+            if (close) {
+                ctx.request().connection().close();
+            }
+        }
+    }
+}

@@ -1,0 +1,147 @@
+package io.paynotify.provider.alipay;
+
+import io.paynotify.channel.Channel;
+import io.paynotify.core.money.MinorUnits;
+import io.paynotify.core.notify.NotifyClass;
+import io.paynotify.core.notify.Provider;
+import io.paynotify.core.notify.ProviderTimes;
+import io.paynotify.core.notify.VerifiedNotification;
+import io.paynotify.provider.AckResponse;
+import io.paynotify.provider.Fields;
+import io.paynotify.provider.NotifyAdapter;
+import io.paynotify.provider.NotifyRejection;
+import io.paynotify.provider.NotifyRejection.Cause;
+import io.paynotify.provider.RawNotify;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
+
+/**
+ * Alipay: {@code POST /notify/alipay/{channel}}, a form body signed with RSA2 (PROTOCOLS.md §3). Refunds arrive on
+ * the same URL as TRADE_SUCCESS or TRADE_CLOSED carrying refund fields; they are classified REFUND before the
+ * status is looked at, so they are never read as payments or closes.
+ */
+@ApplicationScoped
+public class AlipayAdapter implements NotifyAdapter {
+
+    private static final int MAX_OUT_TRADE_NO = 64;
+    private static final int MAX_NOTIFY_ID = 128;
+
+    private static final AckResponse SUCCESS = new AckResponse(200, "text/plain", ascii("success"));
+    private static final byte[] FAIL = ascii("fail");
+
+    @Override
+    public Provider provider() {
+        return Provider.ALIPAY;
+    }
+
+    @Override
+    public String pathSegment() {
+        return "alipay";
+    }
+
+    @Override
+    public VerifiedNotification verify(Channel channel, RawNotify raw) throws NotifyRejection {
+        AlipayForm.Decoded form;
+        try {
+            form = AlipayForm.decode(raw.body());
+        } catch (AlipayForm.Malformed e) {
+            throw NotifyRejection.badRequest(Cause.UNPARSEABLE);
+        }
+        Map<String, String> p = form.params();
+        for (String name : new String[] {"notify_id", "app_id", "out_trade_no", "trade_no", "trade_status"}) {
+            if (!Fields.present(p.get(name))) {
+                throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
+            }
+        }
+        String sign = p.get("sign");
+        String signType = p.get("sign_type");
+        String algorithm = AlipaySignature.algorithm(signType);
+        if (!Fields.present(sign) || algorithm == null || !channel.signTypes().contains(signType)) {
+            throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
+        }
+        if (!AlipaySignature.verify(AlipaySignature.content(p), form.charset(), sign, algorithm,
+                channel.alipayPublicKeys())) {
+            throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
+        }
+
+        String outTradeNo = p.get("out_trade_no");
+        String tradeNo = p.get("trade_no");
+        String status = p.get("trade_status");
+        String notifyId = p.get("notify_id");
+        if (!Fields.isOutTradeNo(outTradeNo, MAX_OUT_TRADE_NO) || !Fields.isToken(tradeNo) || !Fields.isToken(status)
+                || notifyId.length() > MAX_NOTIFY_ID || !notifyId.chars().allMatch(c -> c > 0x20 && c < 0x7F)) {
+            throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
+        }
+        NotifyClass cls = classify(p, status);
+        Long amount = MinorUnits.parseAlipayYuan(p.get("total_amount"));
+        if (cls == NotifyClass.PAID && amount == null) {
+            throw NotifyRejection.badRequest(Cause.BAD_AMOUNT);
+        }
+        return new VerifiedNotification(
+                Provider.ALIPAY,
+                channel.name(),
+                outTradeNo,
+                tradeNo,
+                amount,
+                "CNY",
+                status,
+                cls,
+                "TRADE_FINISHED".equals(status),
+                ProviderTimes.alipay(p.get("gmt_payment")),
+                accountMismatch(channel, p),
+                notifyId,
+                raw.body(),
+                null,
+                raw.receivedAt());
+    }
+
+    /** CONTRACT.md §1: refund fields decide first, whatever the status says. */
+    static NotifyClass classify(Map<String, String> p, String status) throws NotifyRejection {
+        boolean refund = Fields.present(p.get("out_biz_no")) || Fields.present(p.get("gmt_refund"));
+        String refundFee = p.get("refund_fee");
+        if (Fields.present(refundFee)) {
+            Long fee = MinorUnits.parseAlipayYuan(refundFee);
+            if (fee == null) {
+                // refund_fee decides the class: a malformed one cannot be classified
+                throw NotifyRejection.badRequest(Cause.BAD_AMOUNT);
+            }
+            refund |= fee > 0;
+        }
+        if (refund) {
+            return NotifyClass.REFUND;
+        }
+        return switch (status) {
+            case "TRADE_SUCCESS", "TRADE_FINISHED" -> NotifyClass.PAID;
+            case "TRADE_CLOSED" -> NotifyClass.CLOSE;
+            case "WAIT_BUYER_PAY" -> NotifyClass.INFO;
+            default -> NotifyClass.UNKNOWN;
+        };
+    }
+
+    static boolean accountMismatch(Channel channel, Map<String, String> p) {
+        String appId = p.get("app_id");
+        if (!channel.appIds().contains(appId)) {
+            return true;
+        }
+        if (channel.sellerId() != null && !channel.sellerId().equals(p.get("seller_id"))) {
+            return true;
+        }
+        String authAppId = p.get("auth_app_id");
+        return Fields.present(authAppId) && !authAppId.equals(appId);
+    }
+
+    @Override
+    public AckResponse success() {
+        return SUCCESS;
+    }
+
+    @Override
+    public AckResponse failure(int status) {
+        return new AckResponse(status, "text/plain", FAIL);
+    }
+
+    private static byte[] ascii(String s) {
+        return s.getBytes(StandardCharsets.US_ASCII);
+    }
+}

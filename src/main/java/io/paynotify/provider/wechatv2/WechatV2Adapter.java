@@ -1,0 +1,200 @@
+package io.paynotify.provider.wechatv2;
+
+import io.paynotify.channel.Channel;
+import io.paynotify.core.money.MinorUnits;
+import io.paynotify.core.notify.NotifyClass;
+import io.paynotify.core.notify.Provider;
+import io.paynotify.core.notify.ProviderTimes;
+import io.paynotify.core.notify.VerifiedNotification;
+import io.paynotify.provider.AckResponse;
+import io.paynotify.provider.Fields;
+import io.paynotify.provider.NotifyAdapter;
+import io.paynotify.provider.NotifyRejection;
+import io.paynotify.provider.NotifyRejection.Cause;
+import io.paynotify.provider.RawNotify;
+import io.paynotify.provider.SafeXml;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.util.Map;
+
+/**
+ * WeChat Pay API v2: {@code POST /notify/wechatpay/{channel}}, an XML body signed with MD5 or HMAC-SHA256 over the
+ * sorted fields and the API key (PROTOCOLS.md §1). Refund notices on the same URL carry an encrypted
+ * {@code req_info} and no {@code sign}; decrypting it is their authentication.
+ */
+@ApplicationScoped
+public class WechatV2Adapter implements NotifyAdapter {
+
+    static final String SUCCESS = "SUCCESS";
+    static final String FAIL = "FAIL";
+    private static final int MAX_OUT_TRADE_NO = 32;
+
+    @Override
+    public Provider provider() {
+        return Provider.WECHATPAY_V2;
+    }
+
+    @Override
+    public String pathSegment() {
+        return "wechatpay";
+    }
+
+    @Override
+    public VerifiedNotification verify(Channel channel, RawNotify raw) throws NotifyRejection {
+        Map<String, String> f = parse(raw.body(), "xml");
+        String returnCode = f.get("return_code");
+        if (!Fields.present(returnCode)) {
+            throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
+        }
+        if (!SUCCESS.equals(returnCode)) {
+            // a communication failure notice is never signed: nothing in it can be trusted
+            throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
+        }
+        if (f.containsKey("req_info") && !f.containsKey("sign")) {
+            return refund(channel, raw, f);
+        }
+        require(f, "appid", "mch_id", "result_code", "out_trade_no");
+        String resultCode = f.get("result_code");
+        if (SUCCESS.equals(resultCode)) {
+            require(f, "transaction_id", "total_fee");
+        }
+        WechatV2Signature.verify(f, channel);
+
+        NotifyClass cls = SUCCESS.equals(resultCode) ? NotifyClass.PAID
+                : FAIL.equals(resultCode) ? NotifyClass.INFO : NotifyClass.UNKNOWN;
+        String outTradeNo = f.get("out_trade_no");
+        if (!Fields.isOutTradeNo(outTradeNo, MAX_OUT_TRADE_NO) || !Fields.isToken(resultCode)) {
+            throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
+        }
+        Long amount = MinorUnits.parseWechatFen(f.get("total_fee"));
+        String transactionId = Fields.tokenOrNull(f.get("transaction_id"));
+        if (cls == NotifyClass.PAID) {
+            if (amount == null) {
+                throw NotifyRejection.badRequest(Cause.BAD_AMOUNT);
+            }
+            if (transactionId == null) {
+                throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
+            }
+        }
+        String feeType = f.get("fee_type");
+        return new VerifiedNotification(
+                Provider.WECHATPAY_V2,
+                channel.name(),
+                outTradeNo,
+                transactionId,
+                amount,
+                Fields.present(feeType) ? Fields.currencyOrInvalid(feeType) : "CNY",
+                resultCode,
+                cls,
+                false,
+                ProviderTimes.wechatV2(f.get("time_end")),
+                accountMismatch(channel, f),
+                null,
+                raw.body(),
+                null,
+                raw.receivedAt());
+    }
+
+    private VerifiedNotification refund(Channel channel, RawNotify raw, Map<String, String> f) throws NotifyRejection {
+        require(f, "appid", "mch_id", "req_info");
+        byte[] plain = WechatV2RefundDecryptor.decrypt(f.get("req_info"), channel.apiKeys());
+        Map<String, String> info;
+        try {
+            info = SafeXml.readFlat(plain, "root");
+        } catch (SafeXml.XmlRefused e) {
+            // a wrong key can still unpad by chance; what comes out is then no document
+            throw NotifyRejection.unauthenticated(Cause.DECRYPTION);
+        }
+        require(info, "out_trade_no", "refund_status");
+        String outTradeNo = info.get("out_trade_no");
+        String status = info.get("refund_status");
+        if (!Fields.isOutTradeNo(outTradeNo, MAX_OUT_TRADE_NO) || !Fields.isToken(status)) {
+            throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
+        }
+        return new VerifiedNotification(
+                Provider.WECHATPAY_V2,
+                channel.name(),
+                outTradeNo,
+                Fields.tokenOrNull(info.get("transaction_id")),
+                MinorUnits.parseWechatFen(info.get("total_fee")),
+                "CNY",
+                status,
+                NotifyClass.REFUND,
+                false,
+                null,
+                accountMismatch(channel, f),
+                Fields.tokenOrNull(info.get("refund_id")),
+                raw.body(),
+                Json.object(info),
+                raw.receivedAt());
+    }
+
+    static boolean accountMismatch(Channel channel, Map<String, String> f) {
+        return !channel.appIds().contains(f.get("appid"))
+                || !channel.mchId().equals(f.get("mch_id"))
+                || Fields.present(f.get("sub_mch_id"))
+                || Fields.present(f.get("sub_appid"));
+    }
+
+    private static Map<String, String> parse(byte[] body, String root) throws NotifyRejection {
+        try {
+            return SafeXml.readFlat(body, root);
+        } catch (SafeXml.XmlRefused e) {
+            throw NotifyRejection.badRequest(Cause.UNPARSEABLE);
+        }
+    }
+
+    private static void require(Map<String, String> f, String... names) throws NotifyRejection {
+        for (String name : names) {
+            if (!Fields.present(f.get(name))) {
+                throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
+            }
+        }
+    }
+
+    @Override
+    public AckResponse success() {
+        return WechatV2Ack.SUCCESS;
+    }
+
+    @Override
+    public AckResponse failure(int status) {
+        return WechatV2Ack.failure(status);
+    }
+
+    /** Minimal JSON for the decrypted req_info fields shown to operators (strings only). */
+    static final class Json {
+        private Json() {}
+
+        static String object(Map<String, String> fields) {
+            var sb = new StringBuilder("{");
+            fields.forEach((k, v) -> {
+                if (sb.length() > 1) {
+                    sb.append(',');
+                }
+                string(sb, k);
+                sb.append(':');
+                string(sb, v);
+            });
+            return sb.append('}').toString();
+        }
+
+        private static void string(StringBuilder sb, String s) {
+            sb.append('"');
+            for (int i = 0; i < s.length(); i++) {
+                char ch = s.charAt(i);
+                switch (ch) {
+                    case '"' -> sb.append("\\\"");
+                    case '\\' -> sb.append("\\\\");
+                    default -> {
+                        if (ch < 0x20) {
+                            sb.append(String.format("\\u%04x", (int) ch));
+                        } else {
+                            sb.append(ch);
+                        }
+                    }
+                }
+            }
+            sb.append('"');
+        }
+    }
+}

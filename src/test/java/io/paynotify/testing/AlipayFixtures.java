@@ -1,0 +1,86 @@
+package io.paynotify.testing;
+
+import io.paynotify.provider.alipay.AlipaySignature;
+import java.net.URLEncoder;
+import java.nio.charset.Charset;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.PrivateKey;
+import java.security.Signature;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/** Builds signed Alipay notification bodies the way Alipay's servers would. */
+public final class AlipayFixtures {
+
+    private AlipayFixtures() {}
+
+    /** A TRADE_SUCCESS notice on {@link TestChannels#ALI}, in UTF-8. */
+    public static Map<String, String> paid(String outTradeNo, String tradeNo, String totalAmount) {
+        var p = new LinkedHashMap<String, String>();
+        p.put("gmt_create", "2026-01-02 11:00:00");
+        p.put("charset", "utf-8");
+        p.put("gmt_payment", "2026-01-02 11:04:05");
+        p.put("notify_time", "2026-01-02 11:04:06");
+        p.put("subject", "测试商品 test+item & more=1 %");
+        p.put("buyer_id", "2088102116773037");
+        p.put("invoice_amount", totalAmount);
+        p.put("version", "1.0");
+        p.put("notify_id", "2026010200222110405001301463" + Math.abs(outTradeNo.hashCode()));
+        p.put("fund_bill_list", "[{\"amount\":\"" + totalAmount + "\",\"fundChannel\":\"ALIPAYACCOUNT\"}]");
+        p.put("notify_type", "trade_status_sync");
+        p.put("out_trade_no", outTradeNo);
+        p.put("total_amount", totalAmount);
+        p.put("trade_status", "TRADE_SUCCESS");
+        p.put("trade_no", tradeNo);
+        p.put("auth_app_id", TestChannels.ALI_APPID);
+        p.put("receipt_amount", totalAmount);
+        p.put("point_amount", "0.00");
+        p.put("app_id", TestChannels.ALI_APPID);
+        p.put("buyer_pay_amount", totalAmount);
+        p.put("seller_id", "2088102119685838");
+        return p;
+    }
+
+    /** Adds sign_type and sign (over the V1 content in the params' charset) with the named test key. */
+    public static Map<String, String> signed(Map<String, String> params, String keyName, String signType) {
+        var p = new LinkedHashMap<>(params);
+        p.remove("sign");
+        p.put("sign_type", signType);
+        p.put("sign", sign(AlipaySignature.content(p), charsetOf(p), TestKeys.pair(keyName).getPrivate(), signType));
+        return p;
+    }
+
+    public static String sign(String content, Charset charset, PrivateKey key, String signType) {
+        try {
+            Signature s = Signature.getInstance(AlipaySignature.algorithm(signType));
+            s.initSign(key);
+            s.update(content.getBytes(charset));
+            return Base64.getEncoder().encodeToString(s.sign());
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    public static Charset charsetOf(Map<String, String> p) {
+        String cs = p.get("charset");
+        if (cs == null) {
+            return Charset.forName("GBK");
+        }
+        return cs.toLowerCase().startsWith("utf") ? StandardCharsets.UTF_8 : Charset.forName("GBK");
+    }
+
+    /** The form body, percent-encoded in the params' own charset ({@code +} for space). */
+    public static byte[] body(Map<String, String> params) {
+        Charset cs = charsetOf(params);
+        var sb = new StringBuilder();
+        params.forEach((k, v) -> {
+            if (sb.length() > 0) {
+                sb.append('&');
+            }
+            sb.append(URLEncoder.encode(k, cs)).append('=').append(URLEncoder.encode(v, cs));
+        });
+        return sb.toString().getBytes(StandardCharsets.US_ASCII);
+    }
+}

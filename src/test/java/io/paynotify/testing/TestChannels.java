@@ -1,0 +1,92 @@
+package io.paynotify.testing;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/** The channels, clients and tokens every @QuarkusTest runs with; all keys are test-only. */
+public final class TestChannels {
+
+    public static final String WX = "wx-test";
+    public static final String WX_APPID = "wx2421b1c4370ec43b";
+    public static final String WX_APPID_2 = "wxd930ea5d5a258f4f";
+    public static final String WX_MCH = "10000100";
+    public static final String WX_KEY = "192006250b4c09247ec02edce69f6a2d";
+    /** The second key of a rotation on {@link #WX}. */
+    public static final String WX_KEY_NEXT = "abcdefghijklmnopqrstuvwxyz012345";
+
+    /** A v2 channel that allows HMAC-SHA256 only: MD5 is a downgrade there. */
+    public static final String WX_HMAC = "wx-hmac";
+    public static final String WX_HMAC_APPID = "wxhmac0000000001";
+    public static final String WX_HMAC_MCH = "10000200";
+    public static final String WX_HMAC_KEY = "hmachmachmachmachmachmachmac32ch";
+
+    public static final String ALI = "ali-test";
+    public static final String ALI_APPID = "2021000000000099";
+
+    /** An Alipay channel that also accepts RSA (SHA1) and requires a seller id. */
+    public static final String ALI_RSA = "ali-rsa";
+    public static final String ALI_RSA_APPID = "2021000000000098";
+    public static final String ALI_RSA_SELLER = "2088000000000001";
+
+    public static final String WX3 = "wx3-test";
+    public static final String WX3_APPID = "wxv3app000000001";
+    public static final String WX3_MCH = "1900000109";
+    public static final String WX3_API_V3_KEY = "a7cde1ZJB1kG2e7VfTs3jQzaWizur8Gb";
+    public static final String WX3_CERT_SERIAL = "5157F09EFDC096DE15EBE81A47057A7232F1B8E1";
+    public static final String WX3_PUBKEY_ID = "PUB_KEY_ID_0000000000000024101100397200000006";
+
+    public static final String CLIENT_A = "merchant-a";
+    public static final String CLIENT_A_SECRET = "client-a-secret-0123456789abcdefghij";
+    public static final String CLIENT_B = "merchant-b";
+    public static final String CLIENT_B_SECRET = "client-b-secret-0123456789abcdefghij";
+
+    public static final String ADMIN_TOKEN = "admin-token-0123456789abcdefghijklmnop";
+
+    private TestChannels() {}
+
+    public static Map<String, String> config() {
+        var c = new HashMap<String, String>();
+        put(c, WX, "provider", "WECHATPAY_V2");
+        put(c, WX, "app-id", WX_APPID + "," + WX_APPID_2);
+        put(c, WX, "mch-id", WX_MCH);
+        put(c, WX, "api-key", WX_KEY + "," + WX_KEY_NEXT);
+        put(c, WX, "sign-types", "MD5,HMAC-SHA256");
+
+        put(c, WX_HMAC, "provider", "WECHATPAY_V2");
+        put(c, WX_HMAC, "app-id", WX_HMAC_APPID);
+        put(c, WX_HMAC, "mch-id", WX_HMAC_MCH);
+        put(c, WX_HMAC, "api-key", WX_HMAC_KEY);
+        put(c, WX_HMAC, "sign-types", "HMAC-SHA256");
+
+        put(c, ALI, "provider", "ALIPAY");
+        put(c, ALI, "app-id", ALI_APPID);
+        put(c, ALI, "alipay-public-key",
+                TestKeys.publicBase64(TestKeys.ALIPAY) + "," + TestKeys.publicBase64(TestKeys.ALIPAY_NEXT));
+
+        put(c, ALI_RSA, "provider", "ALIPAY");
+        put(c, ALI_RSA, "app-id", ALI_RSA_APPID);
+        put(c, ALI_RSA, "alipay-public-key", TestKeys.publicPem(TestKeys.ALIPAY));
+        put(c, ALI_RSA, "sign-types", "RSA2,RSA");
+        put(c, ALI_RSA, "seller-id", ALI_RSA_SELLER);
+
+        put(c, WX3, "provider", "WECHATPAY_V3");
+        put(c, WX3, "app-id", WX3_APPID);
+        put(c, WX3, "mch-id", WX3_MCH);
+        put(c, WX3, "api-v3-key", WX3_API_V3_KEY);
+        c.put("paynotify.channels.\"" + WX3 + "\".platform-keys.\"" + WX3_CERT_SERIAL + "\"",
+                TestKeys.publicPem(TestKeys.WECHAT_V3_CERT));
+        c.put("paynotify.channels.\"" + WX3 + "\".platform-keys.\"" + WX3_PUBKEY_ID + "\"",
+                TestKeys.publicBase64(TestKeys.WECHAT_V3_PUBKEY));
+
+        c.put("paynotify.clients.\"" + CLIENT_A + "\".secret", CLIENT_A_SECRET);
+        c.put("paynotify.clients.\"" + CLIENT_A + "\".channels", WX + "," + ALI + "," + WX3);
+        c.put("paynotify.clients.\"" + CLIENT_B + "\".secret", CLIENT_B_SECRET);
+        c.put("paynotify.clients.\"" + CLIENT_B + "\".channels", WX_HMAC + "," + ALI_RSA);
+        c.put("paynotify.admin.tokens", ADMIN_TOKEN);
+        return c;
+    }
+
+    private static void put(Map<String, String> c, String channel, String key, String value) {
+        c.put("paynotify.channels.\"" + channel + "\"." + key, value);
+    }
+}
