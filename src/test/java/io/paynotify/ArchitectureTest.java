@@ -1,0 +1,55 @@
+package io.paynotify;
+
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The dependency rules of STYLE.md: a framework-free core, provider packages that never import each other, and
+ * secrets compared in constant time only.
+ */
+class ArchitectureTest {
+
+    static JavaClasses classes;
+
+    @BeforeAll
+    static void importClasses() {
+        classes = new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .importPackages("io.paynotify");
+    }
+
+    @Test
+    void coreDependsOnlyOnItselfAndTheJdk() {
+        classes().that().resideInAPackage("io.paynotify.core..")
+                .should().onlyDependOnClassesThat().resideInAnyPackage("io.paynotify.core..", "java..")
+                .check(classes);
+    }
+
+    @Test
+    void providerPackagesAreIndependent() {
+        slices().matching("io.paynotify.provider.(*)..").should().notDependOnEachOther().check(classes);
+    }
+
+    @Test
+    void nothingButTheIntakeWritesNotifications() {
+        noClasses().that().resideOutsideOfPackages("io.paynotify.intake..", "io.paynotify.provider..")
+                .should().dependOnClassesThat().haveFullyQualifiedName("io.paynotify.intake.NotificationIntake")
+                .check(classes);
+    }
+
+    @Test
+    void signaturesAreNeverComparedWithArraysEquals() {
+        // MessageDigest.isEqual is the only comparison of secrets (THREATS.md SIG-17)
+        noClasses().that().resideInAnyPackage("io.paynotify.provider..", "io.paynotify.merchant..",
+                        "io.paynotify.admin..")
+                .should().callMethod(java.util.Arrays.class, "equals", byte[].class, byte[].class)
+                .check(classes);
+    }
+}

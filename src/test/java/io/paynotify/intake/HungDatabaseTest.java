@@ -1,0 +1,99 @@
+package io.paynotify.intake;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.paynotify.testing.AlipayFixtures;
+import io.paynotify.testing.Db;
+import io.paynotify.testing.TcpProxy;
+import io.paynotify.testing.TestChannels;
+import io.paynotify.testing.TestKeys;
+import io.paynotify.testing.WechatV2Fixtures;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A database that accepts connections and never answers (the test proxy in hang mode): every notification still
+ * gets the provider's failure ack (503) well inside the providers' 5 s deadline, nothing is acknowledged as a
+ * success, and once the database answers again the provider's retry is applied.
+ */
+@QuarkusTest
+class HungDatabaseTest {
+
+    static final String V2_FAIL_503 = "<xml><return_code><![CDATA[FAIL]]></return_code><return_msg>"
+            + "<![CDATA[try again later]]></return_msg></xml>";
+
+    @AfterEach
+    void heal() {
+        TcpProxy.heal();
+    }
+
+    @Test
+    void wechatNotificationGetsFailureAckWithinDeadlineWhileDatabaseHangs() {
+        String no = "HANG" + UUID.randomUUID().toString().substring(0, 8);
+        Db.insertOrder(TestChannels.WX, "WECHATPAY_V2", no, 100);
+        byte[] body = WechatV2Fixtures.body(WechatV2Fixtures.signed(
+                WechatV2Fixtures.paid(no, "4200" + no, 100), TestChannels.WX_KEY, "MD5"));
+
+        TcpProxy.hang();
+        for (int i = 0; i < 3; i++) {
+            long started = System.nanoTime();
+            Response r = given().body(body).post("/notify/wechatpay/" + TestChannels.WX);
+            long ms = (System.nanoTime() - started) / 1_000_000;
+            assertEquals(503, r.statusCode());
+            assertEquals(V2_FAIL_503, r.asString());
+            assertTrue(ms < 5_000, "answered after " + ms + " ms");
+        }
+        TcpProxy.heal();
+
+        assertEquals("PENDING", Db.row("SELECT state FROM orders WHERE out_trade_no = ?", no).get("state"));
+        // the provider retries; the pool drops the dead connections and the retry is applied exactly once
+        Response retried = retryUntilAnswered(body, "/notify/wechatpay/" + TestChannels.WX);
+        assertEquals(200, retried.statusCode());
+        assertEquals("SUCCESS", Db.row("SELECT state FROM orders WHERE out_trade_no = ?", no).get("state"));
+        assertEquals(1, Db.count("SELECT count(*) FROM notifications WHERE out_trade_no = ? AND outcome = 'APPLIED'", no));
+    }
+
+    @Test
+    void alipayNotificationGetsFailureAckWithinDeadlineWhileDatabaseHangs() {
+        String no = "HANGA" + UUID.randomUUID().toString().substring(0, 8);
+        Db.insertOrder(TestChannels.ALI, "ALIPAY", no, 4200);
+        byte[] body = AlipayFixtures.body(AlipayFixtures.signed(
+                AlipayFixtures.paid(no, "2026" + no, "42.00"), TestKeys.ALIPAY, "RSA2"));
+
+        TcpProxy.hang();
+        long started = System.nanoTime();
+        Response r = given().body(body).post("/notify/alipay/" + TestChannels.ALI);
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        TcpProxy.heal();
+
+        assertEquals(503, r.statusCode());
+        assertEquals("fail", r.asString());
+        assertTrue(ms < 5_000, "answered after " + ms + " ms");
+        Response retried = retryUntilAnswered(body, "/notify/alipay/" + TestChannels.ALI);
+        assertEquals(200, retried.statusCode());
+        assertEquals("success", retried.asString());
+    }
+
+    /** The provider's retries, compressed: until the pool has replaced its dead connections (bounded). */
+    private static Response retryUntilAnswered(byte[] body, String path) {
+        Response r = null;
+        for (int i = 0; i < 20; i++) {
+            r = given().body(body).post(path);
+            if (r.statusCode() != 503) {
+                return r;
+            }
+            try {
+                Thread.sleep(500);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                break;
+            }
+        }
+        return r;
+    }
+}
