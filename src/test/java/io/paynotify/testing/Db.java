@@ -21,7 +21,10 @@ public final class Db {
     private Db() {}
 
     public static Connection connect() throws SQLException {
-        String url = ConfigProvider.getConfig().getValue("pntest.direct-jdbc-url", String.class);
+        String url = System.getProperty("pntest.direct-jdbc-url");
+        if (url == null) {
+            url = ConfigProvider.getConfig().getValue("pntest.direct-jdbc-url", String.class);
+        }
         Connection c = DriverManager.getConnection(url + "?options=-c%20search_path%3Dpaynotify", "postgres", "");
         return c;
     }

@@ -36,6 +36,8 @@ public class FreshDatabaseResource implements QuarkusTestResourceLifecycleManage
         var config = new HashMap<String, String>(TestChannels.config());
         config.put("quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + database);
         config.put("pntest.direct-jdbc-url", "jdbc:postgresql://127.0.0.1:5432/" + database);
+        // also for @QuarkusIntegrationTest, whose test JVM does not see the application's configuration
+        System.setProperty("pntest.direct-jdbc-url", "jdbc:postgresql://127.0.0.1:5432/" + database);
         return config;
     }
 
