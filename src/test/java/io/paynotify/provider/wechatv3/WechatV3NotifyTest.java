@@ -81,9 +81,9 @@ class WechatV3NotifyTest {
     }
 
     static Map<String, Object> lastNotification(String outTradeNo) {
-        List<Map<String, Object>> rows = Db.rows("SELECT outcome, reason, provider_status, transaction_id, amount_minor,"
-                + " currency, notify_id, raw_body, decoded FROM notifications WHERE channel = ? AND out_trade_no = ?"
-                + " ORDER BY id DESC", TestChannels.WX3, outTradeNo);
+        List<Map<String, Object>> rows = Db.rows("SELECT outcome, reason, provider_status, transaction_id,"
+                + " amount_minor, currency, notify_id, raw_body, decoded FROM notifications"
+                + " WHERE channel = ? AND out_trade_no = ? ORDER BY id DESC", TestChannels.WX3, outTradeNo);
         assertTrue(!rows.isEmpty(), "no notification stored");
         return rows.get(0);
     }

@@ -61,7 +61,8 @@ class WechatV3VerifierTest {
 
     static RawNotify raw(Delivery d) {
         var headers = new LinkedHashMap<String, List<String>>();
-        d.headers().forEach((k, v) -> headers.computeIfAbsent(k.toLowerCase(Locale.ROOT), x -> new ArrayList<>()).add(v));
+        d.headers().forEach((k, v) ->
+                headers.computeIfAbsent(k.toLowerCase(Locale.ROOT), x -> new ArrayList<>()).add(v));
         return new RawNotify(TestChannels.WX3, headers, d.body(), Instant.ofEpochSecond(NOW));
     }
 
