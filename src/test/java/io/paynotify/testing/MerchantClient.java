@@ -207,6 +207,43 @@ public final class MerchantClient {
             return b.build();
         }
 
+        /**
+         * Sends the request over a plain socket, byte for byte: the target and header values as ISO-8859-1 bytes
+         * (so malformed escapes and non-ASCII bytes reach the server as they are), one request per connection.
+         */
+        public Answer sendRaw() {
+            var head = new StringBuilder();
+            head.append(method).append(' ').append(target).append(" HTTP/1.1\r\n");
+            head.append("Host: localhost\r\n");
+            if (!omitted.contains("X-Client-Id")) {
+                head.append("X-Client-Id: ").append(sendClientId).append("\r\n");
+            }
+            if (!omitted.contains("X-Timestamp")) {
+                head.append("X-Timestamp: ").append(timestamp).append("\r\n");
+            }
+            if (!omitted.contains("X-Signature")) {
+                head.append("X-Signature: ").append(computedSignature()).append("\r\n");
+            }
+            if (key != null) {
+                head.append("Idempotency-Key: ").append(key).append("\r\n");
+            }
+            extra.forEach((name, values) -> values.forEach(v -> head.append(name).append(": ").append(v)
+                    .append("\r\n")));
+            head.append("Content-Length: ").append(body.length).append("\r\n");
+            head.append("Connection: close\r\n\r\n");
+            try (java.net.Socket socket = new java.net.Socket("localhost", io.restassured.RestAssured.port)) {
+                socket.setSoTimeout(20_000);
+                var out = socket.getOutputStream();
+                out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
+                out.write(body);
+                out.flush();
+                byte[] all = socket.getInputStream().readAllBytes();
+                return parse(all);
+            } catch (IOException e) {
+                throw new IllegalStateException("raw request failed: " + method + " " + target, e);
+            }
+        }
+
         public Answer send() {
             try {
                 HttpResponse<byte[]> r = HTTP.send(build(), HttpResponse.BodyHandlers.ofByteArray());
@@ -222,6 +259,34 @@ public final class MerchantClient {
 
     private static String base() {
         return "http://localhost:" + io.restassured.RestAssured.port;
+    }
+
+    /** Parses a complete HTTP/1.1 answer with a Content-Length (what the API always sends). */
+    static Answer parse(byte[] all) {
+        int end = -1;
+        for (int i = 0; i + 3 < all.length; i++) {
+            if (all[i] == '\r' && all[i + 1] == '\n' && all[i + 2] == '\r' && all[i + 3] == '\n') {
+                end = i;
+                break;
+            }
+        }
+        if (end < 0) {
+            throw new IllegalStateException("no complete answer");
+        }
+        String[] lines = new String(all, 0, end, StandardCharsets.ISO_8859_1).split("\r\n");
+        int status = Integer.parseInt(lines[0].split(" ")[1]);
+        var headers = new LinkedHashMap<String, List<String>>();
+        for (int i = 1; i < lines.length; i++) {
+            int colon = lines[i].indexOf(':');
+            headers.computeIfAbsent(lines[i].substring(0, colon).trim().toLowerCase(), n -> new ArrayList<>())
+                    .add(lines[i].substring(colon + 1).trim());
+        }
+        byte[] body = java.util.Arrays.copyOfRange(all, end + 4, all.length);
+        List<String> length = headers.get("content-length");
+        if (length != null) {
+            body = java.util.Arrays.copyOf(body, Integer.parseInt(length.get(0)));
+        }
+        return new Answer(status, headers, body);
     }
 
     /** One answer: status, headers, exact body bytes. */
