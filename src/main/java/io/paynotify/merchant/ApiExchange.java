@@ -43,6 +43,20 @@ final class ApiExchange {
         this.ctx = ctx;
         this.clock = clock;
         this.startedNanos = System.nanoTime();
+        metricsTemplate("/api/{other}");
+    }
+
+    /**
+     * The {@code uri} label of the HTTP server metrics for this request. Without it Micrometer labels a plain
+     * route's request with its actual path, so every outTradeNo (and every path an attacker tries) would become a
+     * label value: unbounded, and order numbers in the metrics.
+     */
+    static void metricsTemplate(String template) {
+        io.vertx.core.Context context = io.vertx.core.Vertx.currentContext();
+        if (context != null) {
+            // the key Quarkus' own REST layer sets; the Micrometer binder reads it when the request ends
+            context.putLocal("UrlPathTemplate", template);
+        }
     }
 
     /** Starts the deadline: past it, a request still reading its body gets 408, any other 503. */

@@ -47,6 +47,13 @@ public class MerchantRoutes {
         }
         String method = ctx.request().method().name();
         ApiPaths.Match m = ApiPaths.match(ApiPaths.rawPath(ctx.request().uri()));
+        if (m != null) {
+            ApiExchange.metricsTemplate(switch (m.call()) {
+                case CREATE -> ApiPaths.ORDERS;
+                case READ -> ApiPaths.ORDERS + "/{channel}/{outTradeNo}";
+                case CLOSE -> ApiPaths.ORDERS + "/{channel}/{outTradeNo}/close";
+            });
+        }
         if (m == null) {
             ex.answer(Problem.notFound("No such resource.").toAnswer(), false, null, null, false);
             return;

@@ -356,6 +356,19 @@ class MerchantApiTest {
     }
 
     @Test
+    void metricsNeverLabelRequestsWithOrderNumbersOrUnknownPaths() {
+        String no = no();
+        assertEquals(201, a.create(key(), order("wx-test", no, 1)).status());
+        assertEquals(200, a.get("wx-test", no).status());
+        assertEquals(200, a.close("wx-test", no, key()).status());
+        assertEquals(401, a.request("GET", "/api/probe-" + no).omit("X-Signature").send().status());
+        assertEquals(404, a.request("GET", "/api/v1/probe-" + no).send().status());
+        String metrics = io.restassured.RestAssured.get("/q/metrics").asString();
+        assertTrue(metrics.contains("uri=\"/api/v1/orders/{channel}/{outTradeNo}/close\""), "templated uri label");
+        assertFalse(metrics.contains(no), "an order number or probed path in the metrics");
+    }
+
+    @Test
     void bodiesOverTheLimitAre413() {
         String key = key();
         byte[] big = new byte[MerchantSignatureFilter.MAX_BODY_BYTES + 1];
