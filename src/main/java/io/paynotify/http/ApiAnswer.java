@@ -23,7 +23,9 @@ public record ApiAnswer(int status, String contentType, byte[] body) {
 
     @Override
     public boolean equals(Object o) {
-        return o instanceof ApiAnswer a && a.status == status && a.contentType.equals(contentType)
+        return o instanceof ApiAnswer a
+                && a.status == status
+                && a.contentType.equals(contentType)
                 && java.util.Arrays.equals(a.body, body);
     }
 

@@ -10,12 +10,14 @@ import java.util.Locale;
 public final class HttpDates {
 
     /** RFC 7231 IMF-fixdate, e.g. {@code Fri, 02 Jan 2026 03:04:05 GMT} (always two-digit days). */
-    private static final DateTimeFormatter IMF_FIXDATE =
-            DateTimeFormatter.ofPattern("EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter IMF_FIXDATE = DateTimeFormatter.ofPattern(
+                    "EEE, dd MMM yyyy HH:mm:ss 'GMT'", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
 
     /** JSON times: UTC with exactly three fraction digits, e.g. {@code 2026-01-02T03:04:05.123Z}. */
-    private static final DateTimeFormatter JSON_TIME =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'", Locale.ROOT).withZone(ZoneOffset.UTC);
+    private static final DateTimeFormatter JSON_TIME = DateTimeFormatter.ofPattern(
+                    "uuuu-MM-dd'T'HH:mm:ss.SSS'Z'", Locale.ROOT)
+            .withZone(ZoneOffset.UTC);
 
     private HttpDates() {}
 

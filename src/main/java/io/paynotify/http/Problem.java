@@ -30,8 +30,8 @@ public record Problem(String type, String title, int status, String detail, Stri
      * The one 401 answer of {@code /api}, whatever failed: unknown client, stale or future timestamp, bad
      * signature, missing or repeated header. Fixed bytes, so that no check can be told from another.
      */
-    public static final Problem UNAUTHENTICATED = new Problem(TYPE_BASE + "unauthenticated", "Unauthorized", 401,
-            "The request is not correctly signed.", null);
+    public static final Problem UNAUTHENTICATED = new Problem(
+            TYPE_BASE + "unauthenticated", "Unauthorized", 401, "The request is not correctly signed.", null);
 
     /** 400: a field, header or path parameter is invalid; {@code field} names it. */
     public static Problem invalid(String field, String detail) {
@@ -55,26 +55,42 @@ public record Problem(String type, String title, int status, String detail, Stri
 
     /** 409: another request with the same Idempotency-Key is still running (never stored). */
     public static Problem inFlight() {
-        return new Problem(TYPE_BASE + "idempotency-key-in-use", "Conflict", 409,
-                "A request with this Idempotency-Key is still running; retry later.", "Idempotency-Key");
+        return new Problem(
+                TYPE_BASE + "idempotency-key-in-use",
+                "Conflict",
+                409,
+                "A request with this Idempotency-Key is still running; retry later.",
+                "Idempotency-Key");
     }
 
     /** 422: the Idempotency-Key was first used with another body (never stored). */
     public static Problem mismatch() {
-        return new Problem(TYPE_BASE + "idempotency-key-reused", "Unprocessable Content", 422,
-                "This Idempotency-Key was used with another request body.", "Idempotency-Key");
+        return new Problem(
+                TYPE_BASE + "idempotency-key-reused",
+                "Unprocessable Content",
+                422,
+                "This Idempotency-Key was used with another request body.",
+                "Idempotency-Key");
     }
 
     /** 413: the body is over the limit. */
     public static Problem tooLarge(int limit) {
-        return new Problem(TYPE_BASE + "body-too-large", "Payload Too Large", 413,
-                "The body exceeds " + limit + " bytes.", "body");
+        return new Problem(
+                TYPE_BASE + "body-too-large",
+                "Payload Too Large",
+                413,
+                "The body exceeds " + limit + " bytes.",
+                "body");
     }
 
     /** 503: the database could not be reached in time; sent with {@code Retry-After}. */
     public static Problem unavailable() {
-        return new Problem(TYPE_BASE + "unavailable", "Service Unavailable", 503,
-                "The database could not be reached in time; retry later.", null);
+        return new Problem(
+                TYPE_BASE + "unavailable",
+                "Service Unavailable",
+                503,
+                "The database could not be reached in time; retry later.",
+                null);
     }
 
     /** A problem with only a status and its reason phrase. */

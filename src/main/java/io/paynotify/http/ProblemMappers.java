@@ -31,7 +31,8 @@ public class ProblemMappers {
         int status = original.getStatus();
         Response.StatusType type = Response.Status.fromStatusCode(status);
         Problem p = Problem.status(status, type == null ? "Error" : type.getReasonPhrase());
-        Response.ResponseBuilder b = Response.status(status).type(Problem.MEDIA_TYPE).entity(p.toJson());
+        Response.ResponseBuilder b =
+                Response.status(status).type(Problem.MEDIA_TYPE).entity(p.toJson());
         // keep the headers a client needs to recover (Allow on 405, WWW-Authenticate on 401, Retry-After on 503)
         for (String h : new String[] {"Allow", "WWW-Authenticate", "Retry-After"}) {
             Object v = original.getHeaders().getFirst(h);
@@ -44,7 +45,8 @@ public class ProblemMappers {
 
     /** The response for a problem: its status, {@code application/problem+json}, the fixed JSON bytes. */
     public static Response toResponse(Problem p) {
-        Response.ResponseBuilder b = Response.status(p.status()).type(Problem.MEDIA_TYPE).entity(p.toJson());
+        Response.ResponseBuilder b =
+                Response.status(p.status()).type(Problem.MEDIA_TYPE).entity(p.toJson());
         if (p.status() == 503) {
             b.header("Retry-After", "1");
         }

@@ -46,7 +46,10 @@ public class IdempotencyCleanupJob {
     }
 
     /** Every five minutes on each replica; a run that is still going is not started twice on one replica. */
-    @Scheduled(identity = "idempotency-cleanup", every = "5m", delayed = "1m",
+    @Scheduled(
+            identity = "idempotency-cleanup",
+            every = "5m",
+            delayed = "1m",
             concurrentExecution = Scheduled.ConcurrentExecution.SKIP)
     void scheduled() {
         try {
@@ -57,7 +60,8 @@ public class IdempotencyCleanupJob {
             }
         } catch (SQLException e) {
             // the next run tries again; expired keys are already treated as absent by the claim
-            LOG.warnf("idempotency cleanup failed: %s (SQLState %s)", e.getClass().getSimpleName(), e.getSQLState());
+            LOG.warnf(
+                    "idempotency cleanup failed: %s (SQLState %s)", e.getClass().getSimpleName(), e.getSQLState());
         }
     }
 

@@ -63,9 +63,7 @@ final class ApiExchange {
     void startDeadline() {
         timer = ctx.vertx().setTimer(DEADLINE_MS, id -> {
             boolean reading = !bodyComplete;
-            Problem p = reading
-                    ? Problem.status(408, "Request Timeout")
-                    : Problem.unavailable();
+            Problem p = reading ? Problem.status(408, "Request Timeout") : Problem.unavailable();
             answer(p.toAnswer(), false, null, null, reading);
         });
     }
@@ -112,8 +110,8 @@ final class ApiExchange {
                 response.putHeader("X-Idempotency-Key", key);
             }
             response.putHeader("Idempotent-Replayed", Boolean.toString(replayed));
-            response.putHeader("X-Original-Date",
-                    HttpDates.imfFixdate(originalDate != null ? originalDate : clock.instant()));
+            response.putHeader(
+                    "X-Original-Date", HttpDates.imfFixdate(originalDate != null ? originalDate : clock.instant()));
         }
         if (a.status() == 503) {
             response.putHeader("Retry-After", "1");

@@ -81,8 +81,8 @@ record CreateOrderRequest(Channel channel, String outTradeNo, long amount, Strin
             throw new InvalidRequest("amount", "amount is required");
         }
         if (!(value instanceof Long fen)) {
-            throw new InvalidRequest("amount", "amount must be a JSON integer in fen (no fraction, no exponent, "
-                    + "not a string)");
+            throw new InvalidRequest(
+                    "amount", "amount must be a JSON integer in fen (no fraction, no exponent, " + "not a string)");
         }
         if (fen < 1 || fen > MinorUnits.MAX_ORDER_AMOUNT) {
             throw new InvalidRequest("amount", "amount must be between 1 and " + MinorUnits.MAX_ORDER_AMOUNT);
@@ -157,9 +157,12 @@ record CreateOrderRequest(Channel channel, String outTradeNo, long amount, Strin
                 JsonToken value = p.nextToken();
                 switch (value) {
                     case VALUE_STRING -> out.put(name, p.getText());
-                    case VALUE_NUMBER_INT -> out.put(name, p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-                            ? (Object) Double.NaN
-                            : (Object) p.getLongValue());
+                    case VALUE_NUMBER_INT ->
+                        out.put(
+                                name,
+                                p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+                                        ? (Object) Double.NaN
+                                        : (Object) p.getLongValue());
                     case VALUE_NUMBER_FLOAT -> out.put(name, Double.NaN);
                     case VALUE_TRUE, VALUE_FALSE -> out.put(name, Boolean.valueOf(value == JsonToken.VALUE_TRUE));
                     case VALUE_NULL -> {
@@ -181,7 +184,8 @@ record CreateOrderRequest(Channel channel, String outTradeNo, long amount, Strin
 
     private static boolean isUtf8(byte[] body) {
         try {
-            StandardCharsets.UTF_8.newDecoder()
+            StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(body));

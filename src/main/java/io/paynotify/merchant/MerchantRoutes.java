@@ -41,18 +41,21 @@ public class MerchantRoutes {
         ApiExchange ex = ctx.get(ApiExchange.KEY);
         if (ex == null || ex.client == null) {
             // unreachable: the filter only passes authenticated requests on; fail closed all the same
-            ctx.response().setStatusCode(401).putHeader("Content-Type", Problem.MEDIA_TYPE)
+            ctx.response()
+                    .setStatusCode(401)
+                    .putHeader("Content-Type", Problem.MEDIA_TYPE)
                     .end(io.vertx.core.buffer.Buffer.buffer(Problem.UNAUTHENTICATED.toJson()));
             return;
         }
         String method = ctx.request().method().name();
         ApiPaths.Match m = ApiPaths.match(ApiPaths.rawPath(ctx.request().uri()));
         if (m != null) {
-            ApiExchange.metricsTemplate(switch (m.call()) {
-                case CREATE -> ApiPaths.ORDERS;
-                case READ -> ApiPaths.ORDERS + "/{channel}/{outTradeNo}";
-                case CLOSE -> ApiPaths.ORDERS + "/{channel}/{outTradeNo}/close";
-            });
+            ApiExchange.metricsTemplate(
+                    switch (m.call()) {
+                        case CREATE -> ApiPaths.ORDERS;
+                        case READ -> ApiPaths.ORDERS + "/{channel}/{outTradeNo}";
+                        case CLOSE -> ApiPaths.ORDERS + "/{channel}/{outTradeNo}/close";
+                    });
         }
         if (m == null) {
             ex.answer(Problem.notFound("No such resource.").toAnswer(), false, null, null, false);
@@ -66,28 +69,46 @@ public class MerchantRoutes {
         if (m.call() != ApiPaths.Call.READ) {
             key = ex.idempotencyKey();
             if (key == null) {
-                ex.answer(Problem.invalid("Idempotency-Key",
-                                "Idempotency-Key is required: 1 to 255 visible ASCII characters.")
-                        .toAnswer(), false, null, null, false);
+                ex.answer(
+                        Problem.invalid(
+                                        "Idempotency-Key",
+                                        "Idempotency-Key is required: 1 to 255 visible ASCII characters.")
+                                .toAnswer(),
+                        false,
+                        null,
+                        null,
+                        false);
                 return;
             }
         }
         ClientCredentials client = ex.client;
         byte[] body = ex.body;
         String idempotencyKey = key;
-        ctx.vertx().<IdempotencyKeys.Outcome>executeBlocking(() -> run(client, m, idempotencyKey, body), false)
+        ctx.vertx()
+                .<IdempotencyKeys.Outcome>executeBlocking(() -> run(client, m, idempotencyKey, body), false)
                 .onComplete(ar -> {
                     if (ar.succeeded()) {
                         IdempotencyKeys.Outcome o = ar.result();
                         if (ex.answer(o.answer(), o.replayed(), o.originalDate(), null, false)) {
-                            LOG.infof("api client=%s call=%s channel=%s outTradeNo=%s status=%d replayed=%s"
-                                            + " latencyMs=%d", client.id(), m.call(), loggable(m.channel()), loggable(m.outTradeNo()),
-                                    o.answer().status(), o.replayed(), ex.elapsedMillis());
+                            LOG.infof(
+                                    "api client=%s call=%s channel=%s outTradeNo=%s status=%d replayed=%s"
+                                            + " latencyMs=%d",
+                                    client.id(),
+                                    m.call(),
+                                    loggable(m.channel()),
+                                    loggable(m.outTradeNo()),
+                                    o.answer().status(),
+                                    o.replayed(),
+                                    ex.elapsedMillis());
                         }
                     } else {
                         Throwable e = ar.cause();
-                        LOG.warnf("api client=%s call=%s answered 503: %s (SQLState %s)", client.id(), m.call(),
-                                e.getClass().getSimpleName(), e instanceof SQLException s ? s.getSQLState() : "-");
+                        LOG.warnf(
+                                "api client=%s call=%s answered 503: %s (SQLState %s)",
+                                client.id(),
+                                m.call(),
+                                e.getClass().getSimpleName(),
+                                e instanceof SQLException s ? s.getSQLState() : "-");
                         ex.answer(Problem.unavailable().toAnswer(), false, null, null, false);
                     }
                 });

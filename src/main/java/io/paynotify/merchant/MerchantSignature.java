@@ -115,8 +115,8 @@ public final class MerchantSignature {
 
     /** The exact bytes that are signed. */
     public static byte[] signedBytes(String method, String target, String timestamp, String key, byte[] body) {
-        byte[] head = (method + "\n" + target + "\n" + timestamp + "\n" + key + "\n")
-                .getBytes(StandardCharsets.ISO_8859_1);
+        byte[] head =
+                (method + "\n" + target + "\n" + timestamp + "\n" + key + "\n").getBytes(StandardCharsets.ISO_8859_1);
         byte[] all = new byte[head.length + body.length];
         System.arraycopy(head, 0, all, 0, head.length);
         System.arraycopy(body, 0, all, head.length, body.length);

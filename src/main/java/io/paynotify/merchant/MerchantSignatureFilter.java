@@ -67,7 +67,8 @@ public class MerchantSignatureFilter {
             }
             body.appendBuffer(chunk);
         });
-        request.exceptionHandler(e -> ex.answer(Problem.status(400, "Bad Request").toAnswer(), false, null, null, true));
+        request.exceptionHandler(
+                e -> ex.answer(Problem.status(400, "Bad Request").toAnswer(), false, null, null, true));
         request.endHandler(v -> {
             ex.bodyComplete = true;
             if (ex.answered.get()) {
@@ -75,7 +76,10 @@ public class MerchantSignatureFilter {
             }
             byte[] bytes = body.length() == 0 ? EMPTY : body.getBytes();
             MerchantSignature.Result r = signature.verify(new MerchantSignature.Request(
-                    request.method().name(), request.uri(), name -> request.headers().getAll(name), bytes));
+                    request.method().name(),
+                    request.uri(),
+                    name -> request.headers().getAll(name),
+                    bytes));
             if (!r.ok()) {
                 rejected(request, r.failure());
                 ex.answer(Problem.UNAUTHENTICATED.toAnswer(), false, null, null, false);
@@ -108,7 +112,9 @@ public class MerchantSignatureFilter {
             inWindow.set(0);
         }
         if (inWindow.incrementAndGet() <= 10) {
-            LOG.warnf("api rejected method=%s status=401 cause=%s", request.method().name(), failure);
+            LOG.warnf(
+                    "api rejected method=%s status=401 cause=%s",
+                    request.method().name(), failure);
         }
     }
 }

@@ -73,8 +73,10 @@ public class OrderApi {
             }
             OrderView o = OrderStore.insert(c, r, now());
             if (o == null) {
-                return Problem.conflict("order-exists",
-                                "An order with this channel and outTradeNo exists already.", "outTradeNo")
+                return Problem.conflict(
+                                "order-exists",
+                                "An order with this channel and outTradeNo exists already.",
+                                "outTradeNo")
                         .toAnswer();
             }
             return ApiAnswer.json(201, OrderJson.render(o));
@@ -140,7 +142,8 @@ public class OrderApi {
     }
 
     private static ApiAnswer forbidden() {
-        return Problem.forbidden("channel", "This client is not configured for the channel.").toAnswer();
+        return Problem.forbidden("channel", "This client is not configured for the channel.")
+                .toAnswer();
     }
 
     private static ApiAnswer noOrder() {

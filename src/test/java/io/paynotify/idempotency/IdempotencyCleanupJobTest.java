@@ -22,16 +22,18 @@ class IdempotencyCleanupJobTest {
     @Inject
     IdempotencyCleanupJob job;
 
+    static final String INSERT = "INSERT INTO idempotency_keys (client_id, method_path, idempotency_key,"
+            + " fingerprint, status_code, content_type, response_body, first_response_at, created_at, expires_at)"
+            + " SELECT ?, 'POST /api/v1/orders', ? || g, sha256(g::text::bytea), 201, 'application/json', '{}'::bytea,"
+            + " now() - interval '2 days', now() - interval '2 days', now() + ?::interval - g * interval '1 ms'"
+            + " FROM generate_series(1, ?) g";
+
+    /** Expired keys (a day past their expiry) and live ones (a day to go), all with a stored answer. */
     static void seed(String client, int expired, int live) {
-        Db.update("INSERT INTO idempotency_keys (client_id, method_path, idempotency_key, fingerprint, status_code,"
-                + " content_type, response_body, first_response_at, created_at, expires_at)"
-                + " SELECT ?, 'POST /api/v1/orders', 'k-' || g, sha256(g::text::bytea), 201, 'application/json',"
-                + " '{}'::bytea, now() - interval '2 days', now() - interval '2 days', now() - interval '1 day' - g * interval '1 ms'"
-                + " FROM generate_series(1, ?) g", client, expired);
-        Db.update("INSERT INTO idempotency_keys (client_id, method_path, idempotency_key, fingerprint, status_code,"
-                + " content_type, response_body, first_response_at, created_at, expires_at)"
-                + " SELECT ?, 'POST /api/v1/orders', 'live-' || g, sha256(g::text::bytea), 201, 'application/json',"
-                + " '{}'::bytea, now(), now(), now() + interval '1 day' FROM generate_series(1, ?) g", client, live);
+        Db.update(INSERT, client, "k-", "-1 day", expired);
+        Db.update(INSERT, client, "live-", "1 day", live);
+        assertEquals(expired, Db.count("SELECT count(*) FROM idempotency_keys WHERE client_id = ? AND expires_at <= now()",
+                client));
     }
 
     /**
@@ -49,8 +51,8 @@ class IdempotencyCleanupJobTest {
 
     static List<Long> probeAndRemove() {
         var out = new ArrayList<Long>();
-        Db.rows("SELECT deleted FROM cleanup_probe ORDER BY id").forEach(r -> out.add(((Number) r.get("deleted"))
-                .longValue()));
+        Db.rows("SELECT deleted FROM cleanup_probe ORDER BY id")
+                .forEach(r -> out.add(((Number) r.get("deleted")).longValue()));
         Db.update("DROP TRIGGER cleanup_probe_trg ON idempotency_keys");
         Db.update("DROP TABLE cleanup_probe");
         return out;
@@ -67,15 +69,20 @@ class IdempotencyCleanupJobTest {
         } finally {
             List<Long> perStatement = probeAndRemove();
             assertTrue(perStatement.stream().allMatch(n -> n <= 1000), "rows per DELETE statement: " + perStatement);
-            assertEquals(expired, perStatement.stream().mapToLong(Long::longValue).sum(), perStatement::toString);
+            assertEquals(
+                    expired, perStatement.stream().mapToLong(Long::longValue).sum(), perStatement::toString);
         }
         // the scheduled run may run at the same moment and take a share; the probe above counts both
         assertTrue(counts.stream().mapToInt(Integer::intValue).sum() <= expired, counts::toString);
         counts.forEach(n -> assertTrue(n <= IdempotencyCleanupJob.BATCH, "a statement deleted " + n));
-        assertEquals(0, Db.count("SELECT count(*) FROM idempotency_keys WHERE client_id = 'cleanup-single'"
-                + " AND idempotency_key LIKE 'k-%'"));
-        assertEquals(10, Db.count("SELECT count(*) FROM idempotency_keys WHERE client_id = 'cleanup-single'"
-                + " AND idempotency_key LIKE 'live-%'"));
+        assertEquals(
+                0,
+                Db.count("SELECT count(*) FROM idempotency_keys WHERE client_id = 'cleanup-single'"
+                        + " AND idempotency_key LIKE 'k-%'"));
+        assertEquals(
+                10,
+                Db.count("SELECT count(*) FROM idempotency_keys WHERE client_id = 'cleanup-single'"
+                        + " AND idempotency_key LIKE 'live-%'"));
         assertEquals(0, Db.count("SELECT count(*) FROM idempotency_keys WHERE expires_at <= now()"));
     }
 
@@ -107,11 +114,16 @@ class IdempotencyCleanupJobTest {
             pool.shutdownNow();
             List<Long> perStatement = probeAndRemove();
             assertTrue(perStatement.stream().allMatch(n -> n <= 1000), "rows per DELETE statement: " + perStatement);
-            assertEquals(expired, perStatement.stream().mapToLong(Long::longValue).sum(), perStatement::toString);
+            assertEquals(
+                    expired, perStatement.stream().mapToLong(Long::longValue).sum(), perStatement::toString);
         }
-        assertEquals(0, Db.count("SELECT count(*) FROM idempotency_keys WHERE client_id = 'cleanup-double'"
-                + " AND idempotency_key LIKE 'k-%'"));
-        assertEquals(10, Db.count("SELECT count(*) FROM idempotency_keys WHERE client_id = 'cleanup-double'"
-                + " AND idempotency_key LIKE 'live-%'"));
+        assertEquals(
+                0,
+                Db.count("SELECT count(*) FROM idempotency_keys WHERE client_id = 'cleanup-double'"
+                        + " AND idempotency_key LIKE 'k-%'"));
+        assertEquals(
+                10,
+                Db.count("SELECT count(*) FROM idempotency_keys WHERE client_id = 'cleanup-double'"
+                        + " AND idempotency_key LIKE 'live-%'"));
     }
 }

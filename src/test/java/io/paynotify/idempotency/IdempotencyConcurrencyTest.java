@@ -63,12 +63,17 @@ class IdempotencyConcurrencyTest {
                 }
             }
             assertEquals(1, fresh201, () -> "answers: " + answers);
-            System.out.printf("20 identical creates: %d x 201 (1 fresh), %d x 409%n",
+            System.out.printf(
+                    "20 identical creates: %d x 201 (1 fresh), %d x 409%n",
                     answers.stream().filter(r -> r.status() == 201).count(),
                     answers.stream().filter(r -> r.status() == 409).count());
             assertEquals(1, Db.count("SELECT count(*) FROM orders WHERE channel = 'wx-test' AND out_trade_no = ?", no));
-            assertEquals(1, Db.count("SELECT count(*) FROM idempotency_keys WHERE client_id = ? AND idempotency_key = ?",
-                    TestChannels.CLIENT_A, key));
+            assertEquals(
+                    1,
+                    Db.count(
+                            "SELECT count(*) FROM idempotency_keys WHERE client_id = ? AND idempotency_key = ?",
+                            TestChannels.CLIENT_A,
+                            key));
         }
     }
 
@@ -78,12 +83,16 @@ class IdempotencyConcurrencyTest {
         Db.insertOrder("wx-test", "WECHATPAY_V2", no, 5);
         String key = "close-key-" + UUID.randomUUID();
         List<Answer> answers = fireAtOnce(20, () -> a.close("wx-test", no, key));
-        long fresh = answers.stream().filter(r -> r.status() == 200
-                && "false".equals(r.header("Idempotent-Replayed").orElse(null))).count();
+        long fresh = answers.stream()
+                .filter(r -> r.status() == 200
+                        && "false".equals(r.header("Idempotent-Replayed").orElse(null)))
+                .count();
         assertEquals(1, fresh, () -> "answers: " + answers);
         answers.forEach(r -> assertTrue(r.status() == 200 || r.status() == 409, r::toString));
         // the close ran once: version moved by exactly one
-        assertEquals(1L, Db.row("SELECT version FROM orders WHERE out_trade_no = ?", no).get("version"));
+        assertEquals(
+                1L,
+                Db.row("SELECT version FROM orders WHERE out_trade_no = ?", no).get("version"));
     }
 
     /** A request that holds the key (its transaction is still open) makes the second one answer 409 within 2 s. */
@@ -155,15 +164,20 @@ class IdempotencyConcurrencyTest {
         assertEquals(201, first.status());
         assertEquals(201, a.create(key, body).status(), "still live: replayed");
 
-        Db.update("UPDATE idempotency_keys SET expires_at = ? WHERE idempotency_key = ?",
-                Timestamp.from(Instant.now().minusSeconds(1)), key);
+        Db.update(
+                "UPDATE idempotency_keys SET expires_at = ? WHERE idempotency_key = ?",
+                Timestamp.from(Instant.now().minusSeconds(1)),
+                key);
         Answer again = a.create(key, body);
         assertEquals(409, again.status(), again::toString);
         assertEquals("false", again.header("Idempotent-Replayed").orElse(null));
         assertEquals("outTradeNo", again.json().getString("field"));
         assertEquals(1, Db.count("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = ?", key));
-        assertTrue(((Instant) Db.row("SELECT expires_at FROM idempotency_keys WHERE idempotency_key = ?", key)
-                .get("expires_at")).isAfter(Instant.now().plusSeconds(23 * 3600)), "a fresh 24 h retention");
+        assertTrue(
+                ((Instant) Db.row("SELECT expires_at FROM idempotency_keys WHERE idempotency_key = ?", key)
+                                .get("expires_at"))
+                        .isAfter(Instant.now().plusSeconds(23 * 3600)),
+                "a fresh 24 h retention");
     }
 
     static List<Answer> fireAtOnce(int n, java.util.concurrent.Callable<Answer> call) throws Exception {

@@ -14,7 +14,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.UUID;
@@ -37,8 +36,10 @@ class CloseVersusPayRaceTest {
     static final String OK =
             "<xml><return_code><![CDATA[SUCCESS]]></return_code><return_msg><![CDATA[OK]]></return_msg></xml>";
 
-    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5)).build();
+    static final HttpClient HTTP = HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
 
     @Test
     void closeAndPaymentAtTheSameMomentHaveExactlyOneWinner() throws Exception {
@@ -52,9 +53,10 @@ class CloseVersusPayRaceTest {
                 String txn = "4200" + no.substring(1, 21);
                 Db.insertOrder(TestChannels.WX, "WECHATPAY_V2", no, 100);
                 HttpRequest close = a.request("POST", MerchantClient.orderPath(TestChannels.WX, no) + "/close")
-                        .key("race-" + no).build();
-                HttpRequest pay = HttpRequest.newBuilder(URI.create("http://localhost:" + io.restassured.RestAssured.port
-                                + "/notify/wechatpay/" + TestChannels.WX))
+                        .key("race-" + no)
+                        .build();
+                HttpRequest pay = HttpRequest.newBuilder(URI.create("http://localhost:"
+                                + io.restassured.RestAssured.port + "/notify/wechatpay/" + TestChannels.WX))
                         .timeout(Duration.ofSeconds(20))
                         .POST(HttpRequest.BodyPublishers.ofByteArray(WechatV2Fixtures.body(WechatV2Fixtures.signed(
                                 WechatV2Fixtures.paid(no, txn, 100), TestChannels.WX_KEY, "MD5"))))
@@ -80,10 +82,14 @@ class CloseVersusPayRaceTest {
                 // the provider is acknowledged either way: PAID_AFTER_CLOSE is an "ok" cell
                 assertEquals(200, p.statusCode(), p::body);
                 assertEquals(OK, p.body());
-                Map<String, Object> order = Db.row("SELECT state, transaction_id FROM orders WHERE channel = ?"
-                        + " AND out_trade_no = ?", TestChannels.WX, no);
-                Map<String, Object> notice = Db.row("SELECT outcome, reason FROM notifications WHERE channel = ?"
-                        + " AND out_trade_no = ?", TestChannels.WX, no);
+                Map<String, Object> order = Db.row(
+                        "SELECT state, transaction_id FROM orders WHERE channel = ?" + " AND out_trade_no = ?",
+                        TestChannels.WX,
+                        no);
+                Map<String, Object> notice = Db.row(
+                        "SELECT outcome, reason FROM notifications WHERE channel = ?" + " AND out_trade_no = ?",
+                        TestChannels.WX,
+                        no);
                 if (c.statusCode() == 200) {
                     closeWon++;
                     assertTrue(c.body().contains("\"state\":\"CLOSED\""), c::body);
@@ -106,7 +112,7 @@ class CloseVersusPayRaceTest {
         }
         assertEquals(ITERATIONS, closeWon + payWon);
         // the split is timing, not a rule; it is printed so that a run shows the race really was contended
-        System.out.printf("close-versus-pay: %d iterations, close won %d, payment won %d%n", ITERATIONS, closeWon,
-                payWon);
+        System.out.printf(
+                "close-versus-pay: %d iterations, close won %d, payment won %d%n", ITERATIONS, closeWon, payWon);
     }
 }

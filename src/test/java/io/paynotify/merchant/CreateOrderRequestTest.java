@@ -17,14 +17,34 @@ import org.junit.jupiter.api.Test;
 class CreateOrderRequestTest {
 
     static final Map<String, Channel> CHANNELS = Map.of(
-            "wx-main", new Channel("wx-main", Provider.WECHATPAY_V2, Set.of("wx1"), "1", List.of(), Set.of(), null,
-                    Map.of(), List.of(), null),
-            "ali-app", new Channel("ali-app", Provider.ALIPAY, Set.of("2021"), null, List.of(), Set.of(), null,
-                    Map.of(), List.of(), null));
+            "wx-main",
+                    new Channel(
+                            "wx-main",
+                            Provider.WECHATPAY_V2,
+                            Set.of("wx1"),
+                            "1",
+                            List.of(),
+                            Set.of(),
+                            null,
+                            Map.of(),
+                            List.of(),
+                            null),
+            "ali-app",
+                    new Channel(
+                            "ali-app",
+                            Provider.ALIPAY,
+                            Set.of("2021"),
+                            null,
+                            List.of(),
+                            Set.of(),
+                            null,
+                            Map.of(),
+                            List.of(),
+                            null));
 
     static CreateOrderRequest parse(String json) throws InvalidRequest {
-        return CreateOrderRequest.parse(json.getBytes(StandardCharsets.UTF_8),
-                name -> Optional.ofNullable(CHANNELS.get(name)));
+        return CreateOrderRequest.parse(
+                json.getBytes(StandardCharsets.UTF_8), name -> Optional.ofNullable(CHANNELS.get(name)));
     }
 
     static String field(String json) {
@@ -51,9 +71,23 @@ class CreateOrderRequestTest {
 
     @Test
     void amountMustBeAPositiveBoundedJsonInteger() {
-        for (String amount : new String[] {"0", "-1", "10000000001", "1.0", "1e2", "1E2", "\"100\"", "true",
-                "99999999999999999999999", "[1]", "{}", "null"}) {
-            assertEquals("amount", field("{\"channel\":\"wx-main\",\"outTradeNo\":\"A1\",\"amount\":" + amount + "}"),
+        for (String amount : new String[] {
+            "0",
+            "-1",
+            "10000000001",
+            "1.0",
+            "1e2",
+            "1E2",
+            "\"100\"",
+            "true",
+            "99999999999999999999999",
+            "[1]",
+            "{}",
+            "null"
+        }) {
+            assertEquals(
+                    "amount",
+                    field("{\"channel\":\"wx-main\",\"outTradeNo\":\"A1\",\"amount\":" + amount + "}"),
                     amount);
         }
     }
@@ -61,18 +95,21 @@ class CreateOrderRequestTest {
     @Test
     void outTradeNoPatternAndWechatLimit() {
         for (String no : new String[] {"", "A 1", "A+1", "A/1", "Ä1", "a".repeat(33), "A1\\u0000"}) {
-            assertEquals("outTradeNo", field("{\"channel\":\"wx-main\",\"outTradeNo\":\"" + no + "\",\"amount\":1}"),
-                    no);
+            assertEquals(
+                    "outTradeNo", field("{\"channel\":\"wx-main\",\"outTradeNo\":\"" + no + "\",\"amount\":1}"), no);
         }
-        assertEquals("outTradeNo", field("{\"channel\":\"ali-app\",\"outTradeNo\":\"" + "a".repeat(65)
-                + "\",\"amount\":1}"));
+        assertEquals(
+                "outTradeNo",
+                field("{\"channel\":\"ali-app\",\"outTradeNo\":\"" + "a".repeat(65) + "\",\"amount\":1}"));
         assertEquals("outTradeNo", field("{\"channel\":\"ali-app\",\"outTradeNo\":12,\"amount\":1}"));
     }
 
     @Test
     void currencyIsCnyOnly() {
-        assertEquals("currency", field("{\"channel\":\"wx-main\",\"outTradeNo\":\"A1\",\"amount\":1,\"currency\":\"USD\"}"));
-        assertEquals("currency", field("{\"channel\":\"wx-main\",\"outTradeNo\":\"A1\",\"amount\":1,\"currency\":\"cny\"}"));
+        assertEquals(
+                "currency", field("{\"channel\":\"wx-main\",\"outTradeNo\":\"A1\",\"amount\":1,\"currency\":\"USD\"}"));
+        assertEquals(
+                "currency", field("{\"channel\":\"wx-main\",\"outTradeNo\":\"A1\",\"amount\":1,\"currency\":\"cny\"}"));
         assertEquals("currency", field("{\"channel\":\"wx-main\",\"outTradeNo\":\"A1\",\"amount\":1,\"currency\":1}"));
     }
 
@@ -85,12 +122,17 @@ class CreateOrderRequestTest {
 
     @Test
     void descriptionIsBoundedText() {
-        assertEquals("description", field("{\"channel\":\"wx-main\",\"outTradeNo\":\"A1\",\"amount\":1,"
-                + "\"description\":\"" + "x".repeat(257) + "\"}"));
-        assertEquals("description", field("{\"channel\":\"wx-main\",\"outTradeNo\":\"A1\",\"amount\":1,"
-                + "\"description\":\"a\\u0000b\"}"));
-        assertEquals("description", field("{\"channel\":\"wx-main\",\"outTradeNo\":\"A1\",\"amount\":1,"
-                + "\"description\":\"\\ud800\"}"));
+        assertEquals(
+                "description",
+                field("{\"channel\":\"wx-main\",\"outTradeNo\":\"A1\",\"amount\":1," + "\"description\":\""
+                        + "x".repeat(257) + "\"}"));
+        assertEquals(
+                "description",
+                field("{\"channel\":\"wx-main\",\"outTradeNo\":\"A1\",\"amount\":1,"
+                        + "\"description\":\"a\\u0000b\"}"));
+        assertEquals(
+                "description",
+                field("{\"channel\":\"wx-main\",\"outTradeNo\":\"A1\",\"amount\":1," + "\"description\":\"\\ud800\"}"));
     }
 
     @Test
@@ -102,7 +144,13 @@ class CreateOrderRequestTest {
         assertEquals("body", field("{\"channel\":\"wx-main\""));
         assertEquals("body", field("{\"channel\":\"wx-main\",\"outTradeNo\":\"A1\",\"amount\":1} {}"));
         assertEquals("body", field("{'channel':'wx-main'}"));
-        assertEquals("body", assertThrows(InvalidRequest.class, () -> CreateOrderRequest.parse(
-                new byte[] {'{', '"', (byte) 0xC0, (byte) 0xAF, '"', ':', '1', '}'}, n -> Optional.empty())).field);
+        assertEquals(
+                "body",
+                assertThrows(
+                                InvalidRequest.class,
+                                () -> CreateOrderRequest.parse(
+                                        new byte[] {'{', '"', (byte) 0xC0, (byte) 0xAF, '"', ':', '1', '}'},
+                                        n -> Optional.empty()))
+                        .field);
     }
 }

@@ -45,8 +45,12 @@ class DevApiScriptTest {
         String no = "S|" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         String encoded = no.replace("|", "%7C");
         String key = "script-" + UUID.randomUUID();
-        String created = run("{\"channel\":\"wx-test\",\"outTradeNo\":\"" + no + "\",\"amount\":100}",
-                "POST", "/api/v1/orders", "-", key);
+        String created = run(
+                "{\"channel\":\"wx-test\",\"outTradeNo\":\"" + no + "\",\"amount\":100}",
+                "POST",
+                "/api/v1/orders",
+                "-",
+                key);
         assertTrue(created.startsWith("HTTP/1.1 201"), created);
         assertTrue(created.toLowerCase().contains("idempotent-replayed: false"), created);
 
@@ -56,6 +60,8 @@ class DevApiScriptTest {
 
         String closed = run(null, "POST", "/api/v1/orders/wx-test/" + encoded + "/close", "", "close-" + key);
         assertTrue(closed.startsWith("HTTP/1.1 200"), closed);
-        assertEquals("CLOSED", Db.row("SELECT state FROM orders WHERE out_trade_no = ?", no).get("state"));
+        assertEquals(
+                "CLOSED",
+                Db.row("SELECT state FROM orders WHERE out_trade_no = ?", no).get("state"));
     }
 }

@@ -38,12 +38,14 @@ class MerchantApiDatabaseDownTest {
             long readMillis = (System.nanoTime() - readStarted) / 1_000_000;
 
             assertEquals(503, create.status(), create::toString);
-            assertEquals("application/problem+json", create.header("Content-Type").orElse(null));
+            assertEquals(
+                    "application/problem+json", create.header("Content-Type").orElse(null));
             assertEquals("1", create.header("Retry-After").orElse(null));
             assertEquals(key, create.header("X-Idempotency-Key").orElse(null));
             assertEquals("false", create.header("Idempotent-Replayed").orElse(null));
             assertTrue(createMillis < 3_000, "create answered after " + createMillis + " ms");
-            System.out.printf("database hangs: create 503 after %d ms, read 503 after %d ms%n", createMillis, readMillis);
+            System.out.printf(
+                    "database hangs: create 503 after %d ms, read 503 after %d ms%n", createMillis, readMillis);
             assertEquals(503, read.status(), read::toString);
             assertTrue(readMillis < 3_000, "read answered after " + readMillis + " ms");
             // keep hanging until the driver's 3 s socket timeout has dropped the hung connections, so the

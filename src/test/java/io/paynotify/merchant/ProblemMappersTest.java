@@ -1,9 +1,9 @@
 package io.paynotify.merchant;
 
 import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.not;
-import static org.hamcrest.Matchers.containsString;
 
 import io.paynotify.http.Problem;
 import io.paynotify.http.ProblemException;

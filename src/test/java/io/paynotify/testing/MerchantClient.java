@@ -57,7 +57,9 @@ public final class MerchantClient {
     }
 
     public Answer close(String channel, String outTradeNo, String key) {
-        return request("POST", orderPath(channel, outTradeNo) + "/close").key(key).send();
+        return request("POST", orderPath(channel, outTradeNo) + "/close")
+                .key(key)
+                .send();
     }
 
     /** {@code /api/v1/orders/{channel}/{outTradeNo}} with {@code |} as {@code %7C}, as the contract asks. */
@@ -174,7 +176,8 @@ public final class MerchantClient {
             if (signature != null) {
                 return signature;
             }
-            return MerchantSignature.sign(signSecret.getBytes(StandardCharsets.UTF_8),
+            return MerchantSignature.sign(
+                    signSecret.getBytes(StandardCharsets.UTF_8),
                     signedMethod != null ? signedMethod : method,
                     signedTarget != null ? signedTarget : target,
                     timestamp,
@@ -185,9 +188,11 @@ public final class MerchantClient {
         public HttpRequest build() {
             HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(base() + target))
                     .timeout(Duration.ofSeconds(20))
-                    .method(method, body.length == 0
-                            ? HttpRequest.BodyPublishers.noBody()
-                            : HttpRequest.BodyPublishers.ofByteArray(body));
+                    .method(
+                            method,
+                            body.length == 0
+                                    ? HttpRequest.BodyPublishers.noBody()
+                                    : HttpRequest.BodyPublishers.ofByteArray(body));
             if (!omitted.contains("X-Client-Id")) {
                 b.header("X-Client-Id", sendClientId);
             }
@@ -227,8 +232,8 @@ public final class MerchantClient {
             if (key != null) {
                 head.append("Idempotency-Key: ").append(key).append("\r\n");
             }
-            extra.forEach((name, values) -> values.forEach(v -> head.append(name).append(": ").append(v)
-                    .append("\r\n")));
+            extra.forEach((name, values) ->
+                    values.forEach(v -> head.append(name).append(": ").append(v).append("\r\n")));
             head.append("Content-Length: ").append(body.length).append("\r\n");
             head.append("Connection: close\r\n\r\n");
             try (java.net.Socket socket = new java.net.Socket("localhost", io.restassured.RestAssured.port)) {
@@ -295,7 +300,9 @@ public final class MerchantClient {
         public Optional<String> header(String name) {
             for (var e : headers.entrySet()) {
                 if (e.getKey().equalsIgnoreCase(name)) {
-                    return e.getValue().isEmpty() ? Optional.empty() : Optional.of(e.getValue().get(0));
+                    return e.getValue().isEmpty()
+                            ? Optional.empty()
+                            : Optional.of(e.getValue().get(0));
                 }
             }
             return Optional.empty();
