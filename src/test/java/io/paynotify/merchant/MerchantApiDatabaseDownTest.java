@@ -1,0 +1,73 @@
+package io.paynotify.merchant;
+
+import static io.paynotify.testing.MerchantClient.order;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.paynotify.testing.Db;
+import io.paynotify.testing.MerchantClient;
+import io.paynotify.testing.MerchantClient.Answer;
+import io.paynotify.testing.TcpProxy;
+import io.quarkus.test.junit.QuarkusTest;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+
+/** PostgreSQL hangs: the merchant API answers 503 with Retry-After within 3 s, and stores nothing. */
+@QuarkusTest
+class MerchantApiDatabaseDownTest {
+
+    @Test
+    void aHangingDatabaseIs503WithinThreeSecondsAndTheKeyStaysFree() throws Exception {
+        MerchantClient a = MerchantClient.a();
+        String no = "D" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+        String key = "down-" + UUID.randomUUID();
+        String body = order("wx-test", no, 42);
+        // warm up: the pool holds live connections, which then hang mid-statement
+        assertEquals(404, a.get("wx-test", no).status());
+
+        long started;
+        Answer create;
+        Answer read;
+        TcpProxy.hang();
+        try {
+            started = System.nanoTime();
+            create = a.create(key, body);
+            long createMillis = (System.nanoTime() - started) / 1_000_000;
+            long readStarted = System.nanoTime();
+            read = a.get("wx-test", no);
+            long readMillis = (System.nanoTime() - readStarted) / 1_000_000;
+
+            assertEquals(503, create.status(), create::toString);
+            assertEquals(
+                    "application/problem+json", create.header("Content-Type").orElse(null));
+            assertEquals("1", create.header("Retry-After").orElse(null));
+            assertEquals(key, create.header("X-Idempotency-Key").orElse(null));
+            assertEquals("false", create.header("Idempotent-Replayed").orElse(null));
+            assertTrue(createMillis < 3_000, "create answered after " + createMillis + " ms");
+            System.out.printf(
+                    "database hangs: create 503 after %d ms, read 503 after %d ms%n", createMillis, readMillis);
+            assertEquals(503, read.status(), read::toString);
+            assertTrue(readMillis < 3_000, "read answered after " + readMillis + " ms");
+            // keep hanging until the driver's 3 s socket timeout has dropped the hung connections, so the
+            // abandoned transaction can never reach a COMMIT after the heal
+            Thread.sleep(Math.max(0, 4_000 - (System.nanoTime() - started) / 1_000_000));
+        } finally {
+            TcpProxy.heal();
+        }
+        assertEquals(0, Db.count("SELECT count(*) FROM orders WHERE out_trade_no = ?", no));
+        assertEquals(0, Db.count("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = ?", key));
+
+        // the 503 released the key: the same request now runs, once
+        Answer retry = null;
+        for (int i = 0; i < 10; i++) {
+            retry = a.create(key, body);
+            if (retry.status() != 503) {
+                break;
+            }
+            Thread.sleep(500);
+        }
+        assertEquals(201, retry.status(), retry::toString);
+        assertEquals("false", retry.header("Idempotent-Replayed").orElse(null));
+        assertEquals(1, Db.count("SELECT count(*) FROM orders WHERE out_trade_no = ?", no));
+    }
+}
