@@ -310,7 +310,7 @@ class AlipayOutcomeMatrixTest {
         String emptyNo = newOrderNo();
         insertOrder(emptyNo, 100);
         assertOk(postSigned(with(notice(emptyNo, newTradeNo(), "1.00", "TRADE_SUCCESS"), "out_biz_no", "",
-                "gmt_refund", "")));
+                "gmt_refund", "", "refund_fee", "")));
         assertEquals("SUCCESS", order(emptyNo).get("state"));
     }
 

@@ -153,6 +153,19 @@ class WechatV2OutcomeMatrixTest {
     }
 
     @Test
+    void duplicateWithAnotherCurrencyAddsAmountMismatchToAttention() {
+        String no = newOrderNo();
+        String txn = newTxn();
+        insertOrder(no, 100);
+        markPaid(no, txn);
+        var f = paid(no, txn, 100);
+        f.put("fee_type", "HKD");
+        assertOk(postSigned(f));
+        assertNotification(lastNotification(no), "DUPLICATE", null, "SUCCESS", 100L, txn);
+        assertOrder(no, "SUCCESS", txn, FIXTURE_PAID_AT, List.of("AMOUNT_MISMATCH"));
+    }
+
+    @Test
     void paidOnSuccessWithAnotherTransactionIsDuplicatePayment() {
         String no = newOrderNo();
         String txn = newTxn();
@@ -410,6 +423,32 @@ class WechatV2OutcomeMatrixTest {
         assertOrder(closed, "CLOSED", null, null, List.of("TRANSACTION_ON_OTHER_ORDER"));
         // the owner is untouched
         assertOrder(owner, "SUCCESS", txn, TIME_END, List.of());
+    }
+
+    @Test
+    void aTransactionIdIsUniqueAcrossTheProvidersChannels() {
+        // the transaction id sits on an order of another v2 channel: still another order of the provider
+        String owner = newOrderNo();
+        String txn = newTxn();
+        Db.insertOrder(TestChannels.WX_HMAC, "WECHATPAY_V2", owner, 100);
+        Db.update("UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = now() WHERE channel = ? AND"
+                + " out_trade_no = ?", txn, TestChannels.WX_HMAC, owner);
+        String no = newOrderNo();
+        insertOrder(no, 100);
+        assertAck(postSigned(paid(no, txn, 100)), 422, FAIL_422);
+        assertNotification(lastNotification(no), "ANOMALY", "TRANSACTION_ON_OTHER_ORDER", "SUCCESS", 100L, txn);
+        assertOrder(no, "PENDING", null, null, List.of("TRANSACTION_ON_OTHER_ORDER"));
+
+        // the same number on another provider's order is no conflict
+        String ali = newOrderNo();
+        String shared = newTxn();
+        Db.insertOrder(TestChannels.ALI, "ALIPAY", ali, 100);
+        Db.update("UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = now() WHERE channel = ? AND"
+                + " out_trade_no = ?", shared, TestChannels.ALI, ali);
+        String mine = newOrderNo();
+        insertOrder(mine, 100);
+        assertOk(postSigned(paid(mine, shared, 100)));
+        assertOrder(mine, "SUCCESS", shared, TIME_END, List.of());
     }
 
     // ---- attention and the per-order cap
