@@ -1,6 +1,7 @@
 package io.paynotify.provider.wechatv2;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.paynotify.testing.Db;
 import io.paynotify.testing.TestChannels;
@@ -50,6 +51,7 @@ class WechatV2ConcurrencyTest {
         CountDownLatch ready = new CountDownLatch(N);
         CountDownLatch go = new CountDownLatch(1);
         List<Future<HttpResponse<String>>> answers = new ArrayList<>();
+        var statuses = new java.util.TreeMap<Integer, Integer>();
         try {
             for (int i = 0; i < N; i++) {
                 answers.add(pool.submit(() -> {
@@ -63,19 +65,26 @@ class WechatV2ConcurrencyTest {
             go.countDown();
             for (Future<HttpResponse<String>> f : answers) {
                 HttpResponse<String> r = f.get(60, TimeUnit.SECONDS);
-                assertEquals(200, r.statusCode(), r.body());
-                assertEquals(WechatV2Http.OK, r.body());
+                statuses.merge(r.statusCode(), 1, Integer::sum);
+                if (r.statusCode() == 200) {
+                    assertEquals(WechatV2Http.OK, r.body());
+                }
             }
             long ms = (System.nanoTime() - started) / 1_000_000;
-            System.out.println("[measure] v2 " + N + " identical notifications at once: all answered in " + ms + " ms");
+            System.out.println("[measure] v2 " + N + " identical notifications at once: all answered in " + ms
+                    + " ms, statuses " + statuses);
         } finally {
             pool.shutdownNow();
         }
 
-        assertEquals(N, WechatV2Http.notifications(no).size());
+        // exactly once whatever the answers were: every success ack is recorded; a 503 may or may not be (one
+        // past the deadline can still commit), but never a second APPLIED
+        int ok = statuses.getOrDefault(200, 0);
+        int recorded = WechatV2Http.notifications(no).size();
+        assertTrue(recorded >= ok && recorded <= N, "recorded " + recorded + ", success acks " + ok);
         assertEquals(1, Db.count("SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?"
                 + " AND outcome = 'APPLIED'", TestChannels.WX, no));
-        assertEquals(N - 1, Db.count("SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?"
+        assertEquals(recorded - 1, Db.count("SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?"
                 + " AND outcome = 'DUPLICATE'", TestChannels.WX, no));
         var order = WechatV2Http.order(no);
         assertEquals("SUCCESS", order.get("state"));
@@ -84,5 +93,7 @@ class WechatV2ConcurrencyTest {
         assertEquals(List.of(), order.get("attention"));
         // the one applying row is the first one recorded: no duplicate was decided before it
         assertEquals("APPLIED", WechatV2Http.notifications(no).get(0).get("outcome"));
+        // and every one of them was answered with the success ack
+        assertEquals(java.util.Map.of(200, N), statuses, "every identical delivery gets the success ack");
     }
 }
