@@ -80,6 +80,17 @@ class AlipayOutcomeMatrixTest {
     }
 
     @Test
+    void outTradeNoIsMatchedByteForByte() {
+        String no = "Case" + newOrderNo().substring(3);
+        insertOrder(no, 100);
+        for (String variant : List.of(no.toUpperCase(), no.toLowerCase(), no.substring(0, no.length() - 1))) {
+            assertFail(postSigned(notice(variant, newTradeNo(), "1.00", "TRADE_SUCCESS")), 422);
+            assertEquals("UNKNOWN_ORDER", lastNotification(variant).get("reason"));
+        }
+        assertOrder(no, "PENDING", null, null, List.of());
+    }
+
+    @Test
     void paidOnPendingWithAnotherAmountIsAmountMismatch() {
         String no = newOrderNo();
         String t = newTradeNo();

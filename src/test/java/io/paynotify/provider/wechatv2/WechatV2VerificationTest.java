@@ -204,6 +204,29 @@ class WechatV2VerificationTest {
     }
 
     @Test
+    void every401HasTheSameBody() {
+        String no = newOrderNo();
+        insertOrder(no, 100);
+        var f = paid(no, newTxn(), 100);
+        var tampered = WechatV2Fixtures.signed(f, TestChannels.WX_KEY, "MD5");
+        tampered.put("total_fee", "1");
+        var failCode = new LinkedHashMap<>(f);
+        failCode.put("return_code", "FAIL");
+        var badType = new LinkedHashMap<>(f);
+        badType.put("sign_type", "junk");
+        var bodies = new java.util.HashSet<String>();
+        for (byte[] body : List.of(WechatV2Fixtures.body(f), WechatV2Fixtures.body(tampered), md5(failCode),
+                md5(badType), signed(f, "strangerstrangerstrangerstranger", "HMAC-SHA256"),
+                WechatV2Fixtures.body(WechatV2Fixtures.refundNotice("AAAAAAAAAAAAAAAAAAAAAA==")))) {
+            Response r = post(body);
+            assertEquals(401, r.statusCode());
+            bodies.add(r.asString());
+        }
+        // never say which check failed
+        assertEquals(java.util.Set.of(FAIL_401), bodies);
+    }
+
+    @Test
     void md5IsADowngradeOnAnHmacOnlyChannel() {
         String no = newOrderNo();
         io.paynotify.testing.Db.insertOrder(TestChannels.WX_HMAC, "WECHATPAY_V2", no, 100);
