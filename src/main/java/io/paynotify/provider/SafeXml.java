@@ -13,7 +13,7 @@ import javax.xml.stream.XMLStreamReader;
  * The only XML parser of the service: a StAX reader with DTDs, external entities and XInclude refused (OWASP XXE
  * cheat sheet; CVE-2018-13439). A document with a DOCTYPE is rejected outright, so no entity is ever expanded and
  * nothing is ever fetched. It reads the flat {@code <xml><field>value</field>...</xml>} shape of WeChat v2: one
- * root, elements of text only (CDATA or bare), each name once.
+ * root, elements of text only (CDATA or bare) without attributes or namespaces, each name once.
  */
 public final class SafeXml {
 
@@ -77,6 +77,12 @@ public final class SafeXml {
                             XMLStreamConstants.ENTITY_DECLARATION, XMLStreamConstants.NOTATION_DECLARATION ->
                         throw new XmlRefused("DTD or entity");
                     case XMLStreamConstants.START_ELEMENT -> {
+                        // WeChat sends no attributes and no namespaces; refusing them refuses XInclude
+                        // (xi:include, xmlns:xi) outright instead of reading it as an empty field
+                        if (r.getAttributeCount() > 0 || r.getNamespaceCount() > 0
+                                || r.getLocalName().indexOf(':') >= 0) {
+                            throw new XmlRefused("attribute or namespace");
+                        }
                         depth++;
                         if (depth == 1) {
                             if (rootSeen || !root.equals(r.getLocalName())) {

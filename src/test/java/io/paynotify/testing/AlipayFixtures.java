@@ -83,4 +83,25 @@ public final class AlipayFixtures {
         });
         return sb.toString().getBytes(StandardCharsets.US_ASCII);
     }
+
+    /** {@link #paid} with another trade_status (TRADE_CLOSED, WAIT_BUYER_PAY, TRADE_FINISHED, ...). */
+    public static Map<String, String> notice(String outTradeNo, String tradeNo, String totalAmount, String status) {
+        var p = paid(outTradeNo, tradeNo, totalAmount);
+        p.put("trade_status", status);
+        return p;
+    }
+
+    /** Moves a notice to {@link TestChannels#ALI_RSA}: its app id, and the seller id that channel requires. */
+    public static Map<String, String> onRsaChannel(Map<String, String> params) {
+        var p = new LinkedHashMap<>(params);
+        p.put("app_id", TestChannels.ALI_RSA_APPID);
+        p.put("auth_app_id", TestChannels.ALI_RSA_APPID);
+        p.put("seller_id", TestChannels.ALI_RSA_SELLER);
+        return p;
+    }
+
+    /** The body of params signed RSA2 with {@link TestKeys#ALIPAY}. */
+    public static byte[] signedBody(Map<String, String> params) {
+        return body(signed(params, TestKeys.ALIPAY, "RSA2"));
+    }
 }

@@ -2,6 +2,9 @@ package io.paynotify.testing;
 
 import io.paynotify.provider.wechatv2.WechatV2Signature;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.security.MessageDigest;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -55,5 +58,65 @@ public final class WechatV2Fixtures {
 
     public static byte[] body(Map<String, String> fields) {
         return xml(fields).getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** A v2 refund notice (PROTOCOLS.md §1.8): no sign, the refund details encrypted in {@code req_info}. */
+    public static Map<String, String> refundNotice(String reqInfo) {
+        var f = new LinkedHashMap<String, String>();
+        f.put("return_code", "SUCCESS");
+        f.put("appid", TestChannels.WX_APPID);
+        f.put("mch_id", TestChannels.WX_MCH);
+        f.put("nonce_str", "TeqClE3i0mvn3DrK");
+        f.put("req_info", reqInfo);
+        return f;
+    }
+
+    /** The decrypted fields of a refund notice ({@code <root>...</root>}). */
+    public static Map<String, String> refundInfo(String outTradeNo, String transactionId, long totalFee,
+            String refundStatus) {
+        var f = new LinkedHashMap<String, String>();
+        f.put("out_refund_no", "R" + outTradeNo);
+        f.put("out_trade_no", outTradeNo);
+        f.put("refund_account", "REFUND_SOURCE_RECHARGE_FUNDS");
+        f.put("refund_fee", Long.toString(totalFee));
+        f.put("refund_id", "50000408942018111907145868882");
+        f.put("refund_recv_accout", "支付用户零钱");
+        f.put("refund_request_source", "API");
+        f.put("refund_status", refundStatus);
+        f.put("settlement_refund_fee", Long.toString(totalFee));
+        f.put("settlement_total_fee", Long.toString(totalFee));
+        f.put("success_time", "2018-11-19 16:24:13");
+        f.put("total_fee", Long.toString(totalFee));
+        f.put("transaction_id", transactionId);
+        return f;
+    }
+
+    /** Encrypts {@code <root>fields</root>} as WeChat does: AES-256-ECB/PKCS#7, key = lowercase hex MD5(apiKey). */
+    public static String encryptReqInfo(Map<String, String> info, String apiKey) {
+        var sb = new StringBuilder("<root>");
+        info.forEach((k, v) -> sb.append('<').append(k).append("><![CDATA[").append(v).append("]]></").append(k)
+                .append('>'));
+        sb.append("</root>");
+        return encryptReqInfo(sb.toString().getBytes(StandardCharsets.UTF_8), apiKey);
+    }
+
+    public static String encryptReqInfo(byte[] plain, String apiKey) {
+        try {
+            var cipher = javax.crypto.Cipher.getInstance("AES/ECB/PKCS5Padding");
+            cipher.init(javax.crypto.Cipher.ENCRYPT_MODE,
+                    new javax.crypto.spec.SecretKeySpec(md5Hex(apiKey).getBytes(StandardCharsets.US_ASCII), "AES"));
+            return Base64.getEncoder().encodeToString(cipher.doFinal(plain));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    /** Lowercase hex MD5 of the UTF-8 text. */
+    public static String md5Hex(String text) {
+        try {
+            return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(text.getBytes(StandardCharsets.UTF_8)));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

@@ -96,14 +96,7 @@ public class WechatV2Adapter implements NotifyAdapter {
 
     private VerifiedNotification refund(Channel channel, RawNotify raw, Map<String, String> f) throws NotifyRejection {
         require(f, "appid", "mch_id", "req_info");
-        byte[] plain = WechatV2RefundDecryptor.decrypt(f.get("req_info"), channel.apiKeys());
-        Map<String, String> info;
-        try {
-            info = SafeXml.readFlat(plain, "root");
-        } catch (SafeXml.XmlRefused e) {
-            // a wrong key can still unpad by chance; what comes out is then no document
-            throw NotifyRejection.unauthenticated(Cause.DECRYPTION);
-        }
+        Map<String, String> info = WechatV2RefundDecryptor.decryptFields(f.get("req_info"), channel.apiKeys());
         require(info, "out_trade_no", "refund_status");
         String outTradeNo = info.get("out_trade_no");
         String status = info.get("refund_status");

@@ -2,12 +2,14 @@ package io.paynotify.provider.wechatv2;
 
 import io.paynotify.provider.NotifyRejection;
 import io.paynotify.provider.NotifyRejection.Cause;
+import io.paynotify.provider.SafeXml;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Map;
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
 
@@ -23,7 +25,26 @@ final class WechatV2RefundDecryptor {
 
     private WechatV2RefundDecryptor() {}
 
-    static byte[] decrypt(String reqInfo, List<byte[]> apiKeys) throws NotifyRejection {
+    /**
+     * Decrypts and reads {@code <root>...</root>} with the first key of a rotation whose plaintext is such a
+     * document. A wrong key still unpads in about 1 of 256 cases; its garbage must not end the search.
+     */
+    static Map<String, String> decryptFields(String reqInfo, List<byte[]> apiKeys) throws NotifyRejection {
+        byte[] cipherText = cipherText(reqInfo);
+        for (byte[] apiKey : apiKeys) {
+            byte[] plain = decryptWith(cipherText, apiKey);
+            if (plain != null) {
+                try {
+                    return SafeXml.readFlat(plain, "root");
+                } catch (SafeXml.XmlRefused e) {
+                    // wrong key that happened to unpad, or no document: try the next key
+                }
+            }
+        }
+        throw NotifyRejection.unauthenticated(Cause.DECRYPTION);
+    }
+
+    private static byte[] cipherText(String reqInfo) throws NotifyRejection {
         if (reqInfo.length() > MAX_REQ_INFO) {
             throw NotifyRejection.unauthenticated(Cause.DECRYPTION);
         }
@@ -36,16 +57,18 @@ final class WechatV2RefundDecryptor {
         if (cipherText.length == 0 || cipherText.length % 16 != 0) {
             throw NotifyRejection.unauthenticated(Cause.DECRYPTION);
         }
-        for (byte[] apiKey : apiKeys) {
-            try {
-                Cipher cipher = Cipher.getInstance("AES/ECB/PKCS5Padding");
-                cipher.init(Cipher.DECRYPT_MODE, new SecretKeySpec(aesKey(apiKey), "AES"));
-                return cipher.doFinal(cipherText);
-            } catch (GeneralSecurityException e) {
-                // wrong key (bad padding): try the next one in a rotation
-            }
+        return cipherText;
+    }
+
+    /** The plaintext, or null when the key does not unpad it. */
+    private static byte[] decryptWith(byte[] cipherText, byte[] apiKey) {
+        try {
+            Cipher cipher = Cipher.getInstance("AES/ECB/PKCS5Padding");
+            cipher.init(Cipher.DECRYPT_MODE, new SecretKeySpec(aesKey(apiKey), "AES"));
+            return cipher.doFinal(cipherText);
+        } catch (GeneralSecurityException e) {
+            return null;
         }
-        throw NotifyRejection.unauthenticated(Cause.DECRYPTION);
     }
 
     /** key* = lowercase hex MD5 of the API key, used as 32 ASCII bytes. */
