@@ -19,6 +19,8 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.ReentrantLock;
 import javax.sql.DataSource;
 
 /**
@@ -31,6 +33,11 @@ import javax.sql.DataSource;
  * <p>Plain JDBC on purpose: four statements, each visible here, with nothing an ORM could reorder or defer.
  * Concurrent deliveries for one order serialise on the row lock; two orders racing for one transaction id meet
  * the unique constraint on (provider, transaction_id) and the loser is decided again, now seeing the winner.
+ *
+ * <p>Before taking a pool connection, deliveries for one order also queue on an in-process striped lock. This is
+ * not a correctness check (the row lock and the constraints are, across replicas): it keeps a burst of identical
+ * retries from parking every pool connection on one row lock while deliveries for other orders wait for a
+ * connection.
  */
 @ApplicationScoped
 public class NotificationIntake {
@@ -39,6 +46,9 @@ public class NotificationIntake {
     public static final int MAX_RECORDED_PER_ORDER = 500;
 
     private static final int MAX_ATTEMPTS = 3;
+    private static final int STRIPES = 1024;
+    /** Below the route's 2.5 s deadline: a delivery that waits longer is answered 503 anyway. */
+    private static final long QUEUE_WAIT_MS = 2_000;
 
     private static final String LOCK_ORDER = "SELECT id, state, amount_minor, currency, transaction_id,"
             + " paid_provider_status, attention FROM orders WHERE channel = ? AND out_trade_no = ? FOR UPDATE";
@@ -59,10 +69,14 @@ public class NotificationIntake {
             "UPDATE orders SET attention = ?, updated_at = ?, version = version + 1 WHERE id = ?";
 
     private final DataSource dataSource;
+    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
 
     @Inject
     public NotificationIntake(DataSource dataSource) {
         this.dataSource = dataSource;
+        for (int i = 0; i < STRIPES; i++) {
+            stripes[i] = new ReentrantLock();
+        }
     }
 
     /** The result of one intake: the decision and whether the delivery was stored (false past the cap). */
@@ -74,6 +88,23 @@ public class NotificationIntake {
      * @throws SQLException when the database fails or the commit's outcome is unknown: answer 503
      */
     public Result handle(VerifiedNotification n) throws SQLException {
+        ReentrantLock stripe = stripes[(n.channel().hashCode() * 31 + n.outTradeNo().hashCode()) & (STRIPES - 1)];
+        try {
+            if (!stripe.tryLock(QUEUE_WAIT_MS, TimeUnit.MILLISECONDS)) {
+                throw new SQLException("too many deliveries queued for one order", "55P03");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new SQLException("interrupted while queued", "57014");
+        }
+        try {
+            return handleLocked(n);
+        } finally {
+            stripe.unlock();
+        }
+    }
+
+    private Result handleLocked(VerifiedNotification n) throws SQLException {
         for (int attempt = 1; ; attempt++) {
             try (Connection c = dataSource.getConnection()) {
                 c.setAutoCommit(false);
