@@ -1,0 +1,54 @@
+package io.paynotify.health;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.paynotify.testing.TcpProxy;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class HealthTest {
+
+    @Test
+    void readyWhenPostgresAnswersAndMigrationsAreApplied() {
+        given().get("/q/health/ready")
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks.name", hasItem("database"))
+                .body("checks.find { it.name == 'database' }.data.schema", equalTo("4"));
+        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+    }
+
+    @Test
+    void readinessGoesDownQuicklyWhenPostgresHangsAndComesBack() throws Exception {
+        given().get("/q/health/ready").then().statusCode(200);
+        try {
+            TcpProxy.hang();
+            long start = System.nanoTime();
+            Response r = given().get("/q/health/ready");
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(503, r.statusCode());
+            assertEquals("DOWN", r.jsonPath().getString("status"));
+            // the check's own budget is 2 s; a generous bound well under a probe's timeout
+            assertTrue(ms < 5_000, "readiness answered after " + ms + " ms");
+            // liveness does not depend on the database: a hanging database must not get the pod restarted
+            given().get("/q/health/live").then().statusCode(200);
+        } finally {
+            TcpProxy.heal();
+        }
+        int status = 0;
+        for (int i = 0; i < 40 && status != 200; i++) {
+            status = given().get("/q/health/ready").statusCode();
+            if (status != 200) {
+                Thread.sleep(500);
+            }
+        }
+        assertEquals(200, status, "ready again once PostgreSQL answers");
+    }
+}
