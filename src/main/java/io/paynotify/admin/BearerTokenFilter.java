@@ -41,11 +41,21 @@ public class BearerTokenFilter {
         this.tokenDigests = List.copyOf(digests);
     }
 
+    /** Before routing: every {@code /admin} path, including ones no resource serves (401, not 404, without a token). */
+    @ServerRequestFilter(preMatching = true)
+    public Response authenticateByPath(ContainerRequestContext request) {
+        return isAdminPath(request) ? check(request) : null;
+    }
+
+    /** After routing: every method of an admin resource, whatever the path looked like before normalisation. */
     @ServerRequestFilter
-    public Response authenticate(ContainerRequestContext request, ResourceInfo resource) {
-        if (!isAdmin(request, resource)) {
-            return null;
-        }
+    public Response authenticateByResource(ContainerRequestContext request, ResourceInfo resource) {
+        Class<?> type = resource == null ? null : resource.getResourceClass();
+        boolean admin = type != null && type.getPackageName().equals(BearerTokenFilter.class.getPackageName());
+        return admin || isAdminPath(request) ? check(request) : null;
+    }
+
+    private Response check(ContainerRequestContext request) {
         if (authorized(request.getHeaders().get(HttpHeaders.AUTHORIZATION))) {
             return null;
         }
@@ -57,12 +67,7 @@ public class BearerTokenFilter {
                 .build();
     }
 
-    /** Admin by resource class (whatever the path looks like) and, as a second net, by path prefix. */
-    private static boolean isAdmin(ContainerRequestContext request, ResourceInfo resource) {
-        Class<?> type = resource == null ? null : resource.getResourceClass();
-        if (type != null && type.getPackageName().equals(BearerTokenFilter.class.getPackageName())) {
-            return true;
-        }
+    private static boolean isAdminPath(ContainerRequestContext request) {
         String path = request.getUriInfo().getPath();
         return path != null && (path.equals("/admin") || path.startsWith("/admin/"));
     }

@@ -36,6 +36,14 @@ class AdminAuthTest {
     }
 
     @Test
+    void adminPathsThatNoResourceServesAre401WithoutTokenAnd404WithIt() {
+        for (String path : List.of("/admin", "/admin/", "/admin/nothing-here", "/admin/orders/a/b/c/d")) {
+            given().get(path).then().statusCode(401);
+            given().header("Authorization", "Bearer " + TestChannels.ADMIN_TOKEN).get(path).then().statusCode(404);
+        }
+    }
+
+    @Test
     void wrongOrMalformedTokensAre401() {
         String right = TestChannels.ADMIN_TOKEN;
         List<String> wrong = List.of(
