@@ -73,8 +73,10 @@ class AdminQueries {
 
     /** One order, or null. */
     AdminJson.Order order(String channel, String outTradeNo) {
-        List<AdminJson.Order> rows = query("SELECT " + ORDER_COLUMNS + " FROM orders WHERE channel = ? AND out_trade_no = ?",
-                List.of(channel, outTradeNo), this::order);
+        List<AdminJson.Order> rows = query(
+                "SELECT " + ORDER_COLUMNS + " FROM orders WHERE channel = ? AND out_trade_no = ?",
+                List.of(channel, outTradeNo),
+                this::order);
         return rows.isEmpty() ? null : rows.get(0);
     }
 
@@ -87,7 +89,8 @@ class AdminQueries {
     }
 
     /** The notifications recorded for one (channel, outTradeNo), oldest first. */
-    AdminJson.Page<AdminJson.Notification> orderNotifications(String channel, String outTradeNo, int limit, Long after) {
+    AdminJson.Page<AdminJson.Notification> orderNotifications(
+            String channel, String outTradeNo, int limit, Long after) {
         var sql = new StringBuilder("SELECT ").append(NOTIFICATION_COLUMNS)
                 .append(" FROM notifications WHERE channel = ? AND out_trade_no = ?");
         var args = new ArrayList<Object>(List.of(channel, outTradeNo));

@@ -54,8 +54,8 @@ public class ApiSecurityDocumentation implements OASFilter {
                 .name("X-Signature")
                 .description("Every request also sends X-Client-Id and X-Timestamp (Unix seconds). X-Signature is the "
                         + "lowercase hex HMAC-SHA256, with the client's secret, of METHOD \\n REQUEST_TARGET \\n "
-                        + "X-Timestamp \\n Idempotency-Key (or empty) \\n raw body bytes. |now - X-Timestamp| <= 300 s; "
-                        + "any failure is 401."));
+                        + "X-Timestamp \\n Idempotency-Key (or empty) \\n raw body bytes. "
+                        + "|now - X-Timestamp| <= 300 s; any failure is 401."));
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
         }
@@ -68,6 +68,17 @@ public class ApiSecurityDocumentation implements OASFilter {
             SecurityRequirement requirement = OASFactory.createSecurityRequirement().addScheme(scheme);
             for (Operation op : e.getValue().getOperations().values()) {
                 op.setSecurity(List.of(requirement));
+                if (op.getResponses() == null) {
+                    op.setResponses(OASFactory.createAPIResponses());
+                }
+                if (!op.getResponses().hasAPIResponse("401")) {
+                    op.getResponses().addAPIResponse("401", OASFactory.createAPIResponse()
+                            .description("Missing or invalid credentials (one fixed problem+json body)"));
+                }
+                if (!op.getResponses().hasAPIResponse("503")) {
+                    op.getResponses().addAPIResponse("503", OASFactory.createAPIResponse()
+                            .description("PostgreSQL did not answer in time (problem+json, Retry-After)"));
+                }
             }
         }
     }

@@ -22,6 +22,7 @@ class OpenApiTest {
                 "/admin/orders/{channel}/{outTradeNo}/notifications", "/admin/notifications")) {
             assertTrue(paths.containsKey(p), "documented: " + p);
             assertEquals(List.of(Map.of("adminBearer", List.of())), doc.getList("paths.'" + p + "'.get.security"), p);
+            assertTrue(doc.getMap("paths.'" + p + "'.get.responses").containsKey("401"), p + " documents 401");
         }
         assertEquals("http", doc.getString("components.securitySchemes.adminBearer.type"));
         assertEquals("bearer", doc.getString("components.securitySchemes.adminBearer.scheme"));

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.paynotify.testing.TcpProxy;
+import io.paynotify.testing.TestChannels;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
 import java.nio.file.Files;
@@ -51,6 +52,12 @@ class HealthTest {
             assertTrue(ms < 5_000, "readiness answered after " + ms + " ms");
             // liveness does not depend on the database: a hanging database must not get the pod restarted
             given().get("/q/health/live").then().statusCode(200);
+            // the admin API answers 503 with Retry-After within the bounded timeouts, never hangs
+            start = System.nanoTime();
+            given().header("Authorization", "Bearer " + TestChannels.ADMIN_TOKEN).get("/admin/orders?limit=1")
+                    .then().statusCode(503).contentType("application/problem+json").header("Retry-After", "1");
+            ms = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(ms < 6_000, "admin answered after " + ms + " ms");
         } finally {
             TcpProxy.heal();
         }
