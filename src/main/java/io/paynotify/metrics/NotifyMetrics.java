@@ -7,9 +7,12 @@ import io.paynotify.channel.ChannelRegistry;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.core.order.Outcome;
 import io.paynotify.core.order.Reason;
+import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
 
@@ -52,6 +55,11 @@ public class NotifyMetrics {
     static final String CLEANUP_RUNS = "paynotify.idempotency.cleanup.runs";
     static final String CLEANUP_REMOVED = "paynotify.idempotency.cleanup.removed";
 
+    /** The causes pre-registered at start: the names of {@code NotifyRejection.Cause}. */
+    static final List<String> REJECTION_CAUSES = List.of(
+            "UNKNOWN_CHANNEL", "TOO_LARGE", "UNPARSEABLE", "MISSING_FIELD", "BAD_AMOUNT", "SIGNATURE", "STALE",
+            "DECRYPTION");
+
     /** Bucket bounds around the contract's 3 s answer deadline; fixed so every replica exports the same series. */
     private static final Duration[] LATENCY_BUCKETS = {
         Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),
@@ -76,6 +84,20 @@ public class NotifyMetrics {
         this.channels = channels;
     }
 
+    /**
+     * Registers every rejection series at zero when the service starts (each configured channel with its provider and
+     * {@value #UNKNOWN} with each provider, times every cause), so that {@code increase()} in an alert sees the first
+     * rejection instead of a series that appears out of nowhere.
+     */
+    void preRegister(@Observes StartupEvent start) {
+        for (String cause : REJECTION_CAUSES) {
+            channels.channels().values().forEach(c -> rejectedCounter(c.name(), c.provider(), cause));
+            for (Provider p : Provider.values()) {
+                rejectedCounter(UNKNOWN, p, cause);
+            }
+        }
+    }
+
     /** A delivery that passed every check and was decided (recorded, or only counted past the per-order cap). */
     public void recorded(String channel, Provider provider, Outcome outcome, Reason reason) {
         Counter.builder(NOTIFICATIONS)
@@ -94,13 +116,16 @@ public class NotifyMetrics {
      * @param cause a fixed cause label, such as a {@code NotifyRejection.Cause} name
      */
     public void rejected(String channel, Provider provider, String cause) {
-        Counter.builder(REJECTED)
+        rejectedCounter(channel, provider, cause).increment();
+    }
+
+    private Counter rejectedCounter(String channel, Provider provider, String cause) {
+        return Counter.builder(REJECTED)
                 .description("Deliveries refused before the state machine: counted, never stored")
                 .tag("channel", channelLabel(channel))
                 .tag("provider", provider == null ? UNKNOWN : provider.name())
                 .tag("cause", cause == null ? UNKNOWN : cause.toUpperCase(Locale.ROOT))
-                .register(registry)
-                .increment();
+                .register(registry);
     }
 
     /** The time from a delivery's arrival to its ack leaving, with the ack's HTTP status. */

@@ -1,6 +1,7 @@
 package io.paynotify.metrics;
 
 import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -82,9 +83,24 @@ class MetricsTest {
         assertTrue(after.contains("paynotify_ack_latency_seconds_bucket{"), "a histogram, with buckets");
         assertTrue(after.contains("le=\"0.1\""), "fixed buckets around the 3 s deadline");
 
+        // every rejection series exists from the start, at zero where nothing happened yet
+        assertTrue(after.contains("paynotify_notifications_rejected_total{cause=\"DECRYPTION\",channel=\""
+                + TestChannels.WX3 + "\",provider=\"WECHATPAY_V3\"}"), "pre-registered");
+        // paths nothing serves do not become labels of the HTTP metrics either
+        given().get("/admin/" + strange).then().statusCode(401);
+        given().get("/api/v1/orders/" + strange + "/x").then().statusCode(org.hamcrest.Matchers.anyOf(
+                org.hamcrest.Matchers.is(401), org.hamcrest.Matchers.is(404)));
+        after = scrape();
         // labels never carry what a request sent: not the path's channel, not an order number
-        assertFalse(after.contains(strange), "an unknown channel name must not become a label");
+        String leaked = after.lines().filter(l -> l.contains(strange)).collect(java.util.stream.Collectors.joining("\n"));
+        assertEquals("", leaked, "an unknown channel name must not become a label");
         assertFalse(after.contains(no), "an outTradeNo must not become a label");
+    }
+
+    @Test
+    void preRegisteredCausesAreExactlyTheRejectionCauses() {
+        assertEquals(java.util.Arrays.stream(io.paynotify.provider.NotifyRejection.Cause.values()).map(Enum::name)
+                .toList(), NotifyMetrics.REJECTION_CAUSES);
     }
 
     @Test
