@@ -4,6 +4,7 @@ import io.paynotify.channel.Channel;
 import io.paynotify.channel.ChannelRegistry;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.intake.NotificationIntake;
+import io.paynotify.metrics.NotifyMetrics;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -47,12 +48,15 @@ public class NotifyRoutes {
     private final Clock clock;
     private final Map<String, NotifyAdapter> adapters = new HashMap<>();
     private final RejectionLog rejectionLog = new RejectionLog();
+    private final NotifyMetrics metrics;
 
     @Inject
-    public NotifyRoutes(ChannelRegistry registry, NotificationIntake intake, Clock clock, Instance<NotifyAdapter> all) {
+    public NotifyRoutes(ChannelRegistry registry, NotificationIntake intake, Clock clock, Instance<NotifyAdapter> all,
+            NotifyMetrics metrics) {
         this.registry = registry;
         this.intake = intake;
         this.clock = clock;
+        this.metrics = metrics;
         all.forEach(a -> adapters.put(a.pathSegment(), a));
     }
 
@@ -121,6 +125,7 @@ public class NotifyRoutes {
             n = adapter.verify(channel, raw);
         } catch (NotifyRejection r) {
             rejectionLog.rejected(channel.name(), adapter.pathSegment(), r.kind().status(), r.rejectionCause());
+            metrics.rejected(channel.name(), adapter.provider(), r.rejectionCause().name());
             return adapter.failure(r.kind().status());
         } catch (RuntimeException e) {
             // a bug must not leak a stack trace nor become a success; the provider retries
@@ -130,6 +135,7 @@ public class NotifyRoutes {
         try {
             NotificationIntake.Result result = intake.handle(n);
             var d = result.decision();
+            metrics.recorded(channel.name(), n.provider(), d.outcome(), d.reason());
             LOG.infof("notify channel=%s outTradeNo=%s outcome=%s reason=%s recorded=%s latencyMs=%d",
                     channel.name(), n.outTradeNo(), d.outcome(), d.reason() == null ? "-" : d.reason(),
                     result.recorded(), (System.nanoTime() - started) / 1_000_000);
@@ -176,6 +182,7 @@ public class NotifyRoutes {
 
         void reject(String channel, NotifyRejection r, boolean close) {
             rejectionLog.rejected(channel, adapter.pathSegment(), r.kind().status(), r.rejectionCause());
+            metrics.rejected(channel, adapter.provider(), r.rejectionCause().name());
             answer(adapter.failure(r.kind().status()), close);
         }
 
@@ -186,6 +193,7 @@ public class NotifyRoutes {
             if (timer >= 0) {
                 ctx.vertx().cancelTimer(timer);
             }
+            metrics.ackLatency(adapter.provider(), ack.status(), System.nanoTime() - started);
             HttpServerResponse response = ctx.response();
             if (response.ended() || response.closed()) {
                 return true;

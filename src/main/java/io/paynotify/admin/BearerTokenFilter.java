@@ -1,0 +1,104 @@
+package io.paynotify.admin;
+
+import io.paynotify.channel.ChannelRegistry;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.container.ContainerRequestContext;
+import jakarta.ws.rs.container.ResourceInfo;
+import jakarta.ws.rs.core.HttpHeaders;
+import jakarta.ws.rs.core.Response;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import org.jboss.resteasy.reactive.server.ServerRequestFilter;
+
+/**
+ * The admin API's one authentication point (CONTRACT.md §4): every request to an admin resource, and every request
+ * whose path starts with {@code /admin}, must carry {@code Authorization: Bearer <token>} with one of
+ * {@code paynotify.admin.tokens}. Anything else is 401 with one fixed problem body that never says what was wrong.
+ *
+ * <p>Tokens are compared as SHA-256 digests with {@link MessageDigest#isEqual}, against every configured token
+ * without an early exit, so neither the content nor the length of a configured token shows in the timing. The
+ * presented token is never logged.
+ */
+public class BearerTokenFilter {
+
+    /** Longest Authorization header considered; longer ones are refused without hashing. */
+    private static final int MAX_HEADER_LENGTH = 1024;
+
+    private static final String SCHEME = "bearer ";
+
+    private final List<byte[]> tokenDigests;
+
+    @Inject
+    public BearerTokenFilter(ChannelRegistry registry) {
+        var digests = new ArrayList<byte[]>();
+        for (byte[] token : registry.adminTokens()) {
+            digests.add(sha256(token));
+        }
+        this.tokenDigests = List.copyOf(digests);
+    }
+
+    /** Before routing: every {@code /admin} path, including ones no resource serves (401, not 404, without a token). */
+    @ServerRequestFilter(preMatching = true)
+    public Response authenticateByPath(ContainerRequestContext request) {
+        return isAdminPath(request) ? check(request) : null;
+    }
+
+    /** After routing: every method of an admin resource, whatever the path looked like before normalisation. */
+    @ServerRequestFilter
+    public Response authenticateByResource(ContainerRequestContext request, ResourceInfo resource) {
+        Class<?> type = resource == null ? null : resource.getResourceClass();
+        boolean admin = type != null && type.getPackageName().equals(BearerTokenFilter.class.getPackageName());
+        return admin || isAdminPath(request) ? check(request) : null;
+    }
+
+    private Response check(ContainerRequestContext request) {
+        if (authorized(request.getHeaders().get(HttpHeaders.AUTHORIZATION))) {
+            return null;
+        }
+        return Response.status(401)
+                .type(ProblemJson.MEDIA_TYPE)
+                .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"paynotify-admin\"")
+                .entity(new ProblemJson("about:blank", "Unauthorized", 401, "a valid admin bearer token is required",
+                        null))
+                .build();
+    }
+
+    private static boolean isAdminPath(ContainerRequestContext request) {
+        String path = request.getUriInfo().getPath();
+        return path != null && (path.equals("/admin") || path.startsWith("/admin/"));
+    }
+
+    boolean authorized(List<String> headers) {
+        if (headers == null || headers.size() != 1) {
+            return false;
+        }
+        String header = headers.get(0);
+        if (header == null || header.length() > MAX_HEADER_LENGTH || header.length() <= SCHEME.length()
+                || !header.substring(0, SCHEME.length()).toLowerCase(Locale.ROOT).equals(SCHEME)) {
+            return false;
+        }
+        String token = header.substring(SCHEME.length()).strip();
+        if (token.isEmpty()) {
+            return false;
+        }
+        byte[] presented = sha256(token.getBytes(StandardCharsets.UTF_8));
+        boolean match = false;
+        for (byte[] digest : tokenDigests) {
+            // no early exit: every configured token is compared
+            match |= MessageDigest.isEqual(presented, digest);
+        }
+        return match;
+    }
+
+    private static byte[] sha256(byte[] bytes) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(bytes);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is missing from the JDK", e);
+        }
+    }
+}

@@ -1,0 +1,73 @@
+package io.paynotify.admin;
+
+import io.paynotify.channel.ChannelRegistry;
+import java.util.Set;
+
+/** Strict parsing of the admin query parameters: a value that is not exactly right is a 400 naming the parameter. */
+final class Params {
+
+    static final int DEFAULT_LIMIT = 50;
+    static final int MAX_LIMIT = 500;
+
+    private static final Set<String> STATES = Set.of("PENDING", "SUCCESS", "CLOSED");
+    private static final Set<String> OUTCOMES = Set.of("APPLIED", "DUPLICATE", "IGNORED", "ANOMALY");
+
+    private Params() {}
+
+    /** {@code limit}: 1..500, default 50; anything else (more than 500 included) is 400. */
+    static int limit(String value) {
+        if (value == null) {
+            return DEFAULT_LIMIT;
+        }
+        if (!value.matches("[0-9]{1,4}")) {
+            throw AdminProblem.badRequest("limit", "must be an integer from 1 to " + MAX_LIMIT);
+        }
+        int limit = Integer.parseInt(value);
+        if (limit < 1 || limit > MAX_LIMIT) {
+            throw AdminProblem.badRequest("limit", "must be an integer from 1 to " + MAX_LIMIT);
+        }
+        return limit;
+    }
+
+    /** {@code channel}: a well-formed channel name (a removed channel's rows stay listable), or absent. */
+    static String channel(String value) {
+        if (value == null) {
+            return null;
+        }
+        if (!ChannelRegistry.CHANNEL_NAME.matcher(value).matches()) {
+            throw AdminProblem.badRequest("channel", "must be a channel name");
+        }
+        return value;
+    }
+
+    /** {@code state}: PENDING, SUCCESS or CLOSED, or absent. */
+    static String state(String value) {
+        if (value != null && !STATES.contains(value)) {
+            throw AdminProblem.badRequest("state", "must be one of PENDING, SUCCESS, CLOSED");
+        }
+        return value;
+    }
+
+    /** {@code outcome}: APPLIED, DUPLICATE, IGNORED or ANOMALY, or absent. */
+    static String outcome(String value) {
+        if (value != null && !OUTCOMES.contains(value)) {
+            throw AdminProblem.badRequest("outcome", "must be one of APPLIED, DUPLICATE, IGNORED, ANOMALY");
+        }
+        return value;
+    }
+
+    /** {@code attention}: {@code true} (flagged orders only) or {@code false} (unflagged only), or absent. */
+    static Boolean attention(String value) {
+        if (value == null) {
+            return null;
+        }
+        switch (value) {
+            case "true":
+                return Boolean.TRUE;
+            case "false":
+                return Boolean.FALSE;
+            default:
+                throw AdminProblem.badRequest("attention", "must be true or false");
+        }
+    }
+}

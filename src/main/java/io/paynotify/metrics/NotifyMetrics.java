@@ -1,0 +1,201 @@
+package io.paynotify.metrics;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.core.notify.Provider;
+import io.paynotify.core.order.Outcome;
+import io.paynotify.core.order.Reason;
+import io.quarkus.runtime.StartupEvent;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.event.Observes;
+import jakarta.inject.Inject;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The service's own Micrometer meters, exported at {@code /q/metrics} in Prometheus format (CONTRACT.md §4).
+ *
+ * <p>Every label value is from a closed set, so that a flood of forged requests cannot grow the number of series
+ * nor carry request data into the metrics: a channel label is a configured channel name or {@value #UNKNOWN}, the
+ * other labels are enum names. Raw bodies, signatures, order numbers and keys never become labels.
+ *
+ * <table>
+ *   <caption>Prometheus names</caption>
+ *   <tr><td>{@code paynotify_notifications_total{channel,provider,outcome,reason}}</td>
+ *       <td>recorded deliveries (reason {@code none} for APPLIED and DUPLICATE)</td></tr>
+ *   <tr><td>{@code paynotify_notifications_rejected_total{channel,provider,cause}}</td>
+ *       <td>deliveries refused before the state machine: counted, never stored</td></tr>
+ *   <tr><td>{@code paynotify_ack_latency_seconds{provider,status}}</td>
+ *       <td>histogram from arrival to the ack leaving</td></tr>
+ *   <tr><td>{@code paynotify_idempotency_replays_total}</td><td>stored answers replayed</td></tr>
+ *   <tr><td>{@code paynotify_idempotency_conflicts_total{kind}}</td>
+ *       <td>{@code IN_FLIGHT} (409) or {@code OTHER_BODY} (422)</td></tr>
+ *   <tr><td>{@code paynotify_idempotency_cleanup_runs_total{result}}</td><td>{@code ok} or {@code failed}</td></tr>
+ *   <tr><td>{@code paynotify_idempotency_cleanup_removed_total}</td><td>expired keys deleted</td></tr>
+ * </table>
+ */
+@ApplicationScoped
+public class NotifyMetrics {
+
+    /** The channel label of anything that is not a configured channel name. */
+    public static final String UNKNOWN = "_unknown";
+
+    /** The reason label of outcomes that carry none (APPLIED, DUPLICATE). */
+    public static final String NO_REASON = "none";
+
+    static final String NOTIFICATIONS = "paynotify.notifications";
+    static final String REJECTED = "paynotify.notifications.rejected";
+    static final String ACK_LATENCY = "paynotify.ack.latency";
+    static final String IDEMPOTENCY_REPLAYS = "paynotify.idempotency.replays";
+    static final String IDEMPOTENCY_CONFLICTS = "paynotify.idempotency.conflicts";
+    static final String CLEANUP_RUNS = "paynotify.idempotency.cleanup.runs";
+    static final String CLEANUP_REMOVED = "paynotify.idempotency.cleanup.removed";
+
+    /** The causes pre-registered at start: the names of {@code NotifyRejection.Cause}. */
+    static final List<String> REJECTION_CAUSES = List.of(
+            "UNKNOWN_CHANNEL", "TOO_LARGE", "UNPARSEABLE", "MISSING_FIELD", "BAD_AMOUNT", "SIGNATURE", "STALE",
+            "DECRYPTION");
+
+    /** Bucket bounds around the contract's 3 s answer deadline; fixed so every replica exports the same series. */
+    private static final Duration[] LATENCY_BUCKETS = {
+        Duration.ofMillis(5), Duration.ofMillis(10), Duration.ofMillis(25), Duration.ofMillis(50),
+        Duration.ofMillis(100), Duration.ofMillis(250), Duration.ofMillis(500), Duration.ofSeconds(1),
+        Duration.ofMillis(2500), Duration.ofSeconds(3)
+    };
+
+    /** Why an Idempotency-Key request was refused without running the operation. */
+    public enum IdempotencyConflict {
+        /** 409: the first request with this key is still running. */
+        IN_FLIGHT,
+        /** 422: the key was used with another body. */
+        OTHER_BODY
+    }
+
+    private final MeterRegistry registry;
+    private final ChannelRegistry channels;
+
+    @Inject
+    public NotifyMetrics(MeterRegistry registry, ChannelRegistry channels) {
+        this.registry = registry;
+        this.channels = channels;
+    }
+
+    /**
+     * Registers every rejection series at zero when the service starts (each configured channel with its provider and
+     * {@value #UNKNOWN} with each provider, times every cause), so that {@code increase()} in an alert sees the first
+     * rejection instead of a series that appears out of nowhere.
+     */
+    void preRegister(@Observes StartupEvent start) {
+        for (String cause : REJECTION_CAUSES) {
+            channels.channels().values().forEach(c -> rejectedCounter(c.name(), c.provider(), cause));
+            for (Provider p : Provider.values()) {
+                rejectedCounter(UNKNOWN, p, cause);
+            }
+        }
+    }
+
+    /** A delivery that passed every check and was decided (recorded, or only counted past the per-order cap). */
+    public void recorded(String channel, Provider provider, Outcome outcome, Reason reason) {
+        Counter.builder(NOTIFICATIONS)
+                .description("Notifications that passed every check, by outcome and reason")
+                .tag("channel", channelLabel(channel))
+                .tag("provider", provider.name())
+                .tag("outcome", outcome.name())
+                .tag("reason", reason == null ? NO_REASON : reason.name())
+                .register(registry)
+                .increment();
+    }
+
+    /**
+     * A delivery refused before the state machine (never stored).
+     *
+     * @param cause a fixed cause label, such as a {@code NotifyRejection.Cause} name
+     */
+    public void rejected(String channel, Provider provider, String cause) {
+        rejectedCounter(channel, provider, cause).increment();
+    }
+
+    private Counter rejectedCounter(String channel, Provider provider, String cause) {
+        return Counter.builder(REJECTED)
+                .description("Deliveries refused before the state machine: counted, never stored")
+                .tag("channel", channelLabel(channel))
+                .tag("provider", provider == null ? UNKNOWN : provider.name())
+                .tag("cause", cause == null ? UNKNOWN : cause.toUpperCase(Locale.ROOT))
+                .register(registry);
+    }
+
+    /** The time from a delivery's arrival to its ack leaving, with the ack's HTTP status. */
+    public void ackLatency(Provider provider, int status, long nanos) {
+        Timer.builder(ACK_LATENCY)
+                .description("Time from a notification's arrival to its ack")
+                .tag("provider", provider.name())
+                .tag("status", statusLabel(status))
+                .serviceLevelObjectives(LATENCY_BUCKETS)
+                .register(registry)
+                .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** An Idempotency-Key request answered with the stored answer. */
+    public void idempotencyReplay() {
+        Counter.builder(IDEMPOTENCY_REPLAYS)
+                .description("Idempotency-Key requests answered with the stored answer")
+                .register(registry)
+                .increment();
+    }
+
+    /** An Idempotency-Key request refused (409 in flight, 422 other body). */
+    public void idempotencyConflict(IdempotencyConflict kind) {
+        Counter.builder(IDEMPOTENCY_CONFLICTS)
+                .description("Idempotency-Key requests refused: in flight (409) or another body (422)")
+                .tag("kind", kind.name())
+                .register(registry)
+                .increment();
+    }
+
+    /** One finished run of the expired-key cleanup and the rows it deleted. */
+    public void cleanupRun(long rowsRemoved) {
+        cleanupRuns("ok").increment();
+        Counter.builder(CLEANUP_REMOVED)
+                .description("Expired Idempotency-Key rows deleted by the cleanup job")
+                .register(registry)
+                .increment(Math.max(0, rowsRemoved));
+    }
+
+    /** A run of the expired-key cleanup that failed (it is retried at the next schedule). */
+    public void cleanupFailed() {
+        cleanupRuns("failed").increment();
+    }
+
+    private Counter cleanupRuns(String result) {
+        return Counter.builder(CLEANUP_RUNS)
+                .description("Runs of the expired Idempotency-Key cleanup")
+                .tag("result", result)
+                .register(registry);
+    }
+
+    /** A configured channel name, else {@value #UNKNOWN}: a path segment from the internet never becomes a label. */
+    String channelLabel(String channel) {
+        return channels.channel(channel).isPresent() ? channel : UNKNOWN;
+    }
+
+    /** Only the status codes the notify endpoints answer with; anything else folds into one label. */
+    private static String statusLabel(int status) {
+        switch (status) {
+            case 200:
+            case 204:
+            case 400:
+            case 401:
+            case 404:
+            case 413:
+            case 422:
+            case 503:
+                return Integer.toString(status);
+            default:
+                return "other";
+        }
+    }
+}

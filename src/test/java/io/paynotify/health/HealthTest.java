@@ -1,0 +1,73 @@
+package io.paynotify.health;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.paynotify.testing.TcpProxy;
+import io.paynotify.testing.TestChannels;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+@QuarkusTest
+class HealthTest {
+
+    @Test
+    void readyWhenPostgresAnswersAndMigrationsAreApplied() throws Exception {
+        given().get("/q/health/ready")
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("UP"))
+                .body("checks.name", hasItem("database"))
+                .body("checks.find { it.name == 'database' }.data.schema", equalTo(newestMigration()));
+        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+    }
+
+    /** The newest V<n>__*.sql of this build, read from the sources rather than written into the test. */
+    static String newestMigration() throws Exception {
+        try (var files = Files.list(Path.of("src/main/resources/db/migration"))) {
+            return String.valueOf(files.map(f -> f.getFileName().toString())
+                    .filter(n -> n.matches("V[0-9]+__.*\\.sql"))
+                    .mapToInt(n -> Integer.parseInt(n.substring(1, n.indexOf("__"))))
+                    .max().orElseThrow());
+        }
+    }
+
+    @Test
+    void readinessGoesDownQuicklyWhenPostgresHangsAndComesBack() throws Exception {
+        given().get("/q/health/ready").then().statusCode(200);
+        try {
+            TcpProxy.hang();
+            long start = System.nanoTime();
+            Response r = given().get("/q/health/ready");
+            long ms = (System.nanoTime() - start) / 1_000_000;
+            assertEquals(503, r.statusCode());
+            assertEquals("DOWN", r.jsonPath().getString("status"));
+            // the check's own budget is 2 s; a generous bound well under a probe's timeout
+            assertTrue(ms < 5_000, "readiness answered after " + ms + " ms");
+            // liveness does not depend on the database: a hanging database must not get the pod restarted
+            given().get("/q/health/live").then().statusCode(200);
+            // the admin API answers 503 with Retry-After within the bounded timeouts, never hangs
+            start = System.nanoTime();
+            given().header("Authorization", "Bearer " + TestChannels.ADMIN_TOKEN).get("/admin/orders?limit=1")
+                    .then().statusCode(503).contentType("application/problem+json").header("Retry-After", "1");
+            ms = (System.nanoTime() - start) / 1_000_000;
+            assertTrue(ms < 6_000, "admin answered after " + ms + " ms");
+        } finally {
+            TcpProxy.heal();
+        }
+        int status = 0;
+        for (int i = 0; i < 40 && status != 200; i++) {
+            status = given().get("/q/health/ready").statusCode();
+            if (status != 200) {
+                Thread.sleep(500);
+            }
+        }
+        assertEquals(200, status, "ready again once PostgreSQL answers");
+    }
+}
