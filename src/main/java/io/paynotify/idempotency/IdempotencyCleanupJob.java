@@ -10,6 +10,7 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import io.paynotify.metrics.NotifyMetrics;
 import javax.sql.DataSource;
 import org.jboss.logging.Logger;
 
@@ -38,11 +39,13 @@ public class IdempotencyCleanupJob {
 
     private final DataSource dataSource;
     private final Clock clock;
+    private final NotifyMetrics metrics;
 
     @Inject
-    public IdempotencyCleanupJob(DataSource dataSource, Clock clock) {
+    public IdempotencyCleanupJob(DataSource dataSource, Clock clock, NotifyMetrics metrics) {
         this.dataSource = dataSource;
         this.clock = clock;
+        this.metrics = metrics;
     }
 
     /** Every five minutes on each replica; a run that is still going is not started twice on one replica. */
@@ -55,10 +58,12 @@ public class IdempotencyCleanupJob {
         try {
             List<Integer> deleted = run();
             int total = deleted.stream().mapToInt(Integer::intValue).sum();
+            metrics.cleanupRun(total);
             if (total > 0) {
                 LOG.infof("idempotency cleanup deleted=%d statements=%d", total, deleted.size());
             }
         } catch (SQLException e) {
+            metrics.cleanupFailed();
             // the next run tries again; expired keys are already treated as absent by the claim
             LOG.warnf(
                     "idempotency cleanup failed: %s (SQLState %s)", e.getClass().getSimpleName(), e.getSQLState());

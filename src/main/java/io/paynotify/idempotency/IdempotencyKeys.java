@@ -17,6 +17,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import io.paynotify.metrics.NotifyMetrics;
 import javax.sql.DataSource;
 
 /**
@@ -82,12 +83,14 @@ public class IdempotencyKeys {
     private final DataSource dataSource;
     private final Clock clock;
     private final Duration retention;
+    private final NotifyMetrics metrics;
 
     @Inject
-    public IdempotencyKeys(DataSource dataSource, Clock clock, PaynotifyConfig config) {
+    public IdempotencyKeys(DataSource dataSource, Clock clock, PaynotifyConfig config, NotifyMetrics metrics) {
         this.dataSource = dataSource;
         this.clock = clock;
         this.retention = config.idempotency().retention();
+        this.metrics = metrics;
     }
 
     /** 1–255 visible ASCII characters (0x21–0x7E). */
@@ -216,6 +219,7 @@ public class IdempotencyKeys {
                     return null;
                 }
                 if (!MessageDigest.isEqual(rs.getBytes(1), fingerprint)) {
+                    metrics.idempotencyConflict(NotifyMetrics.IdempotencyConflict.OTHER_BODY);
                     return new Outcome(Problem.mismatch().toAnswer(), false, null);
                 }
                 int status = rs.getInt(2);
@@ -224,12 +228,14 @@ public class IdempotencyKeys {
                     return inFlight();
                 }
                 Timestamp first = rs.getTimestamp(5);
+                metrics.idempotencyReplay();
                 return new Outcome(new ApiAnswer(status, rs.getString(3), rs.getBytes(4)), true, first.toInstant());
             }
         }
     }
 
-    private static Outcome inFlight() {
+    private Outcome inFlight() {
+        metrics.idempotencyConflict(NotifyMetrics.IdempotencyConflict.IN_FLIGHT);
         return new Outcome(Problem.inFlight().toAnswer(), false, null);
     }
 

@@ -104,6 +104,31 @@ class MetricsTest {
     }
 
     @Test
+    void merchantApiReplaysAndConflictsAreCounted() {
+        String before = scrape();
+        var client = io.paynotify.testing.MerchantClient.a();
+        String no = "MET" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        String key = java.util.UUID.randomUUID().toString();
+        String body = io.paynotify.testing.MerchantClient.order(io.paynotify.testing.TestChannels.WX, no, 100);
+        client.create(key, body);
+        client.create(key, body);
+        client.create(key, io.paynotify.testing.MerchantClient.order(io.paynotify.testing.TestChannels.WX, no, 200));
+        String after = scrape();
+        assertDelta(before, after, "paynotify_idempotency_conflicts_total", Map.of("kind", "OTHER_BODY"), 1);
+        assertTrue(counter(after, "paynotify_idempotency_replays_total") - counter(before,
+                "paynotify_idempotency_replays_total") >= 1);
+    }
+
+    static double counter(String scrape, String name) {
+        for (String line : scrape.split("\n")) {
+            if (line.startsWith(name + " ") || line.startsWith(name + "{")) {
+                return Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return 0;
+    }
+
+    @Test
     void idempotencyAndCleanupCountersAreExported() {
         String before = scrape();
         metrics.idempotencyReplay();
