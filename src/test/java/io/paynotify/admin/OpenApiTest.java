@@ -28,7 +28,11 @@ class OpenApiTest {
         assertEquals("bearer", doc.getString("components.securitySchemes.adminBearer.scheme"));
         assertEquals("apiKey", doc.getString("components.securitySchemes.merchantHmac.type"));
         assertEquals("X-Signature", doc.getString("components.securitySchemes.merchantHmac.name"));
-        // whatever /api operations exist carry the merchant scheme
+        for (String p : List.of("/api/v1/orders", "/api/v1/orders/{channel}/{outTradeNo}",
+                "/api/v1/orders/{channel}/{outTradeNo}/close")) {
+            assertTrue(paths.containsKey(p), "documented: " + p);
+        }
+        // every /api operation carries the merchant scheme
         paths.keySet().stream().filter(p -> p.startsWith("/api")).forEach(p -> {
             Map<String, Object> item = doc.getMap("paths.'" + p + "'");
             item.values().forEach(op -> assertEquals(List.of(Map.of("merchantHmac", List.of())),
