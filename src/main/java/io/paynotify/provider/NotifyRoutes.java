@@ -115,6 +115,10 @@ public class NotifyRoutes {
             ctx.vertx().<AckResponse>executeBlocking(() -> process(adapter, channel, raw, started), false)
                     .onComplete(ar -> ex.answer(ar.succeeded() ? ar.result() : adapter.failure(503), false));
         });
+        if ("100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
+            // the size is acceptable: let a client that waits for it send the body (curl does above 1 KiB)
+            ctx.response().writeContinue();
+        }
         request.resume();
     }
 
