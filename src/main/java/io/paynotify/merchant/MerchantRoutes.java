@@ -19,7 +19,7 @@ import org.jboss.logging.Logger;
  *
  * <p>Plain routes rather than JAX-RS resources: the signature needs the raw body and raw target before anything
  * binds them, and a replay must send stored bytes exactly. The OpenAPI description of {@code /api} therefore
- * cannot come from annotations; see docs/merchant-api.md.
+ * cannot come from annotations; see the README (Merchant API).
  */
 @ApplicationScoped
 public class MerchantRoutes {

@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * dev/api.sh, the signing recipe of docs/merchant-api.md (openssl dgst -sha256 -hmac, then curl), against the
+ * dev/api.sh, the signing recipe of the README (Merchant API) (openssl dgst -sha256 -hmac, then curl), against the
  * running test application: proves that what the docs tell a merchant to do is accepted.
  */
 @QuarkusTest

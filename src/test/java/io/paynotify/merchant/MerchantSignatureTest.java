@@ -34,7 +34,7 @@ class MerchantSignatureTest {
             Clock.fixed(Instant.ofEpochSecond(NOW), ZoneOffset.UTC),
             id -> "shop-backend".equals(id) ? Optional.of(client) : Optional.empty());
 
-    /** The worked example of docs/merchant-api.md, checked against openssl's output quoted there. */
+    /** The worked example of the README (Merchant API), checked against openssl's output quoted there. */
     @Test
     void workedExampleOfTheDocs() {
         assertEquals(
