@@ -7,6 +7,7 @@ import static org.hamcrest.Matchers.not;
 
 import io.paynotify.http.Problem;
 import io.paynotify.http.ProblemException;
+import io.paynotify.testing.TestChannels;
 import io.quarkus.test.junit.QuarkusTest;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
@@ -33,7 +34,7 @@ class ProblemMappersTest {
 
     @Test
     void aProblemExceptionIsRenderedAsProblemJson() {
-        given().get("/admin/problem-probe?limit=501")
+        given().auth().oauth2(TestChannels.ADMIN_TOKEN).get("/admin/problem-probe?limit=501")
                 .then()
                 .statusCode(400)
                 .contentType("application/problem+json")
@@ -45,13 +46,13 @@ class ProblemMappersTest {
     @Test
     void jaxRsStatusExceptionsOnAdminBecomeProblemsWithoutInternals() {
         // a query parameter that does not convert: JAX-RS answers 404 through a WebApplicationException
-        given().get("/admin/problem-probe?limit=abc")
+        given().auth().oauth2(TestChannels.ADMIN_TOKEN).get("/admin/problem-probe?limit=abc")
                 .then()
                 .statusCode(404)
                 .contentType("application/problem+json")
                 .body("status", equalTo(404))
                 .body(not(containsString("Exception")));
-        given().post("/admin/problem-probe")
+        given().auth().oauth2(TestChannels.ADMIN_TOKEN).post("/admin/problem-probe")
                 .then()
                 .statusCode(405)
                 .contentType("application/problem+json")
