@@ -27,29 +27,42 @@ class ArchitectureTest {
 
     @Test
     void coreDependsOnlyOnItselfAndTheJdk() {
-        classes().that().resideInAPackage("io.paynotify.core..")
-                .should().onlyDependOnClassesThat().resideInAnyPackage("io.paynotify.core..", "java..")
+        classes()
+                .that()
+                .resideInAPackage("io.paynotify.core..")
+                .should()
+                .onlyDependOnClassesThat()
+                .resideInAnyPackage("io.paynotify.core..", "java..")
                 .check(classes);
     }
 
     @Test
     void providerPackagesAreIndependent() {
-        slices().matching("io.paynotify.provider.(*)..").should().notDependOnEachOther().check(classes);
+        slices().matching("io.paynotify.provider.(*)..")
+                .should()
+                .notDependOnEachOther()
+                .check(classes);
     }
 
     @Test
     void nothingButTheIntakeWritesNotifications() {
-        noClasses().that().resideOutsideOfPackages("io.paynotify.intake..", "io.paynotify.provider..")
-                .should().dependOnClassesThat().haveFullyQualifiedName("io.paynotify.intake.NotificationIntake")
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("io.paynotify.intake..", "io.paynotify.provider..")
+                .should()
+                .dependOnClassesThat()
+                .haveFullyQualifiedName("io.paynotify.intake.NotificationIntake")
                 .check(classes);
     }
 
     @Test
     void signaturesAreNeverComparedWithArraysEquals() {
         // MessageDigest.isEqual is the only comparison of secrets (THREATS.md SIG-17)
-        noClasses().that().resideInAnyPackage("io.paynotify.provider..", "io.paynotify.merchant..",
-                        "io.paynotify.admin..")
-                .should().callMethod(java.util.Arrays.class, "equals", byte[].class, byte[].class)
+        noClasses()
+                .that()
+                .resideInAnyPackage("io.paynotify.provider..", "io.paynotify.merchant..", "io.paynotify.admin..")
+                .should()
+                .callMethod(java.util.Arrays.class, "equals", byte[].class, byte[].class)
                 .check(classes);
     }
 }

@@ -34,7 +34,10 @@ public class AdminNotificationResource {
             @QueryParam("channel") String channel,
             @QueryParam("limit") String limit,
             @QueryParam("after") String after) {
-        return queries.notifications(Params.outcome(outcome), Params.channel(channel), Params.limit(limit),
+        return queries.notifications(
+                Params.outcome(outcome),
+                Params.channel(channel),
+                Params.limit(limit),
                 Cursor.decode("notifications", after));
     }
 }

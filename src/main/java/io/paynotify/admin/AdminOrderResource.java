@@ -36,8 +36,12 @@ public class AdminOrderResource {
             @QueryParam("attention") String attention,
             @QueryParam("limit") String limit,
             @QueryParam("after") String after) {
-        return queries.orders(Params.channel(channel), Params.state(state), Params.attention(attention),
-                Params.limit(limit), Cursor.decode("orders", after));
+        return queries.orders(
+                Params.channel(channel),
+                Params.state(state),
+                Params.attention(attention),
+                Params.limit(limit),
+                Cursor.decode("orders", after));
     }
 
     @GET
@@ -53,7 +57,8 @@ public class AdminOrderResource {
 
     @GET
     @Path("/{channel}/{outTradeNo}/notifications")
-    @Operation(summary = "The notifications recorded for one order, oldest first",
+    @Operation(
+            summary = "The notifications recorded for one order, oldest first",
             description = "Also answers for an outTradeNo that has no order (UNKNOWN_ORDER); 404 only when there is "
                     + "neither an order nor a notification.")
     public AdminJson.Page<AdminJson.Notification> notifications(

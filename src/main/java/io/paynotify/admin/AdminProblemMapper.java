@@ -11,9 +11,8 @@ public class AdminProblemMapper {
 
     @ServerExceptionMapper
     public Response toResponse(AdminProblem problem) {
-        Response.ResponseBuilder r = Response.status(problem.status())
-                .type(ProblemJson.MEDIA_TYPE)
-                .entity(problem.toJson());
+        Response.ResponseBuilder r =
+                Response.status(problem.status()).type(ProblemJson.MEDIA_TYPE).entity(problem.toJson());
         if (problem.status() == 503) {
             r.header("Retry-After", "1");
         }

@@ -82,16 +82,19 @@ class AdminQueries {
 
     /** True when an order or at least one recorded notification exists for this pair. */
     boolean known(String channel, String outTradeNo) {
-        List<Boolean> rows = query("SELECT EXISTS (SELECT 1 FROM orders WHERE channel = ? AND out_trade_no = ?)"
+        List<Boolean> rows = query(
+                "SELECT EXISTS (SELECT 1 FROM orders WHERE channel = ? AND out_trade_no = ?)"
                         + " OR EXISTS (SELECT 1 FROM notifications WHERE channel = ? AND out_trade_no = ?)",
-                List.of(channel, outTradeNo, channel, outTradeNo), rs -> rs.getBoolean(1));
+                List.of(channel, outTradeNo, channel, outTradeNo),
+                rs -> rs.getBoolean(1));
         return rows.get(0);
     }
 
     /** The notifications recorded for one (channel, outTradeNo), oldest first. */
     AdminJson.Page<AdminJson.Notification> orderNotifications(
             String channel, String outTradeNo, int limit, Long after) {
-        var sql = new StringBuilder("SELECT ").append(NOTIFICATION_COLUMNS)
+        var sql = new StringBuilder("SELECT ")
+                .append(NOTIFICATION_COLUMNS)
                 .append(" FROM notifications WHERE channel = ? AND out_trade_no = ?");
         var args = new ArrayList<Object>(List.of(channel, outTradeNo));
         if (after != null) {
@@ -205,7 +208,8 @@ class AdminQueries {
     /** The text when the bytes are valid UTF-8 (malformed or unmappable input is refused, not replaced), else null. */
     static String utf8(byte[] raw) {
         try {
-            return StandardCharsets.UTF_8.newDecoder()
+            return StandardCharsets.UTF_8
+                    .newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
                     .onUnmappableCharacter(CodingErrorAction.REPORT)
                     .decode(ByteBuffer.wrap(raw))

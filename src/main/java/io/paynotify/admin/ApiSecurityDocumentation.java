@@ -43,41 +43,56 @@ public class ApiSecurityDocumentation implements OASFilter {
             components = OASFactory.createComponents();
             openAPI.setComponents(components);
         }
-        components.addSecurityScheme(ADMIN_SCHEME, OASFactory.createSecurityScheme()
-                .type(SecurityScheme.Type.HTTP)
-                .scheme("bearer")
-                .description("Authorization: Bearer <token>, one of paynotify.admin.tokens (each at least 32 "
-                        + "characters). Anything else is 401."));
-        components.addSecurityScheme(MERCHANT_SCHEME, OASFactory.createSecurityScheme()
-                .type(SecurityScheme.Type.APIKEY)
-                .in(SecurityScheme.In.HEADER)
-                .name("X-Signature")
-                .description("Every request also sends X-Client-Id and X-Timestamp (Unix seconds). X-Signature is the "
-                        + "lowercase hex HMAC-SHA256, with the client's secret, of METHOD \\n REQUEST_TARGET \\n "
-                        + "X-Timestamp \\n Idempotency-Key (or empty) \\n raw body bytes. "
-                        + "|now - X-Timestamp| <= 300 s; any failure is 401."));
+        components.addSecurityScheme(
+                ADMIN_SCHEME,
+                OASFactory.createSecurityScheme()
+                        .type(SecurityScheme.Type.HTTP)
+                        .scheme("bearer")
+                        .description("Authorization: Bearer <token>, one of paynotify.admin.tokens (each at least 32 "
+                                + "characters). Anything else is 401."));
+        components.addSecurityScheme(
+                MERCHANT_SCHEME,
+                OASFactory.createSecurityScheme()
+                        .type(SecurityScheme.Type.APIKEY)
+                        .in(SecurityScheme.In.HEADER)
+                        .name("X-Signature")
+                        .description(
+                                "Every request also sends X-Client-Id and X-Timestamp (Unix seconds). X-Signature is the "
+                                        + "lowercase hex HMAC-SHA256, with the client's secret, of METHOD \\n REQUEST_TARGET \\n "
+                                        + "X-Timestamp \\n Idempotency-Key (or empty) \\n raw body bytes. "
+                                        + "|now - X-Timestamp| <= 300 s; any failure is 401."));
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
         }
         for (Map.Entry<String, PathItem> e : openAPI.getPaths().getPathItems().entrySet()) {
-            String scheme = e.getKey().startsWith("/admin") ? ADMIN_SCHEME
+            String scheme = e.getKey().startsWith("/admin")
+                    ? ADMIN_SCHEME
                     : e.getKey().startsWith("/api") ? MERCHANT_SCHEME : null;
             if (scheme == null || e.getValue().getOperations() == null) {
                 continue;
             }
-            SecurityRequirement requirement = OASFactory.createSecurityRequirement().addScheme(scheme);
+            SecurityRequirement requirement =
+                    OASFactory.createSecurityRequirement().addScheme(scheme);
             for (Operation op : e.getValue().getOperations().values()) {
                 op.setSecurity(List.of(requirement));
                 if (op.getResponses() == null) {
                     op.setResponses(OASFactory.createAPIResponses());
                 }
                 if (!op.getResponses().hasAPIResponse("401")) {
-                    op.getResponses().addAPIResponse("401", OASFactory.createAPIResponse()
-                            .description("Missing or invalid credentials (one fixed problem+json body)"));
+                    op.getResponses()
+                            .addAPIResponse(
+                                    "401",
+                                    OASFactory.createAPIResponse()
+                                            .description(
+                                                    "Missing or invalid credentials (one fixed problem+json body)"));
                 }
                 if (!op.getResponses().hasAPIResponse("503")) {
-                    op.getResponses().addAPIResponse("503", OASFactory.createAPIResponse()
-                            .description("PostgreSQL did not answer in time (problem+json, Retry-After)"));
+                    op.getResponses()
+                            .addAPIResponse(
+                                    "503",
+                                    OASFactory.createAPIResponse()
+                                            .description(
+                                                    "PostgreSQL did not answer in time (problem+json, Retry-After)"));
                 }
             }
         }

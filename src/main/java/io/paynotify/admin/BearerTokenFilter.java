@@ -62,8 +62,8 @@ public class BearerTokenFilter {
         return Response.status(401)
                 .type(ProblemJson.MEDIA_TYPE)
                 .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"paynotify-admin\"")
-                .entity(new ProblemJson("about:blank", "Unauthorized", 401, "a valid admin bearer token is required",
-                        null))
+                .entity(new ProblemJson(
+                        "about:blank", "Unauthorized", 401, "a valid admin bearer token is required", null))
                 .build();
     }
 
@@ -77,8 +77,12 @@ public class BearerTokenFilter {
             return false;
         }
         String header = headers.get(0);
-        if (header == null || header.length() > MAX_HEADER_LENGTH || header.length() <= SCHEME.length()
-                || !header.substring(0, SCHEME.length()).toLowerCase(Locale.ROOT).equals(SCHEME)) {
+        if (header == null
+                || header.length() > MAX_HEADER_LENGTH
+                || header.length() <= SCHEME.length()
+                || !header.substring(0, SCHEME.length())
+                        .toLowerCase(Locale.ROOT)
+                        .equals(SCHEME)) {
             return false;
         }
         String token = header.substring(SCHEME.length()).strip();

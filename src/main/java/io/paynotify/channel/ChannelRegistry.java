@@ -7,7 +7,6 @@ import jakarta.inject.Singleton;
 import java.nio.charset.StandardCharsets;
 import java.security.PublicKey;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -55,8 +54,8 @@ public class ChannelRegistry {
         var tokens = new ArrayList<byte[]>();
         for (String token : config.admin().tokens().orElse(List.of())) {
             if (token.length() < MIN_ADMIN_TOKEN_LENGTH) {
-                throw new ConfigProblem("paynotify.admin.tokens: every token must be at least "
-                        + MIN_ADMIN_TOKEN_LENGTH + " characters");
+                throw new ConfigProblem("paynotify.admin.tokens: every token must be at least " + MIN_ADMIN_TOKEN_LENGTH
+                        + " characters");
             }
             tokens.add(token.getBytes(StandardCharsets.UTF_8));
         }
@@ -86,8 +85,8 @@ public class ChannelRegistry {
     private static Channel channel(String name, PaynotifyConfig.ChannelConfig c) {
         String prefix = "paynotify.channels.\"" + name + "\".";
         if (!CHANNEL_NAME.matcher(name).matches()) {
-            throw new ConfigProblem("paynotify.channels: channel name \"" + name
-                    + "\" must match [a-z0-9][a-z0-9-]{0,31}");
+            throw new ConfigProblem(
+                    "paynotify.channels: channel name \"" + name + "\" must match [a-z0-9][a-z0-9-]{0,31}");
         }
         String providerText = c.provider().orElseThrow(() -> missing(prefix, "provider"));
         Provider provider;
@@ -120,7 +119,16 @@ public class ChannelRegistry {
             }
         }
         return new Channel(
-                name, Provider.WECHATPAY_V2, appIds, mchId, List.copyOf(keys), signTypes, null, Map.of(), List.of(), null);
+                name,
+                Provider.WECHATPAY_V2,
+                appIds,
+                mchId,
+                List.copyOf(keys),
+                signTypes,
+                null,
+                Map.of(),
+                List.of(),
+                null);
     }
 
     private static Channel wechatV3(String name, String prefix, PaynotifyConfig.ChannelConfig c) {
@@ -135,15 +143,26 @@ public class ChannelRegistry {
             throw missing(prefix, "platform-keys");
         }
         var keys = new LinkedHashMap<String, PublicKey>();
-        c.platformKeys().forEach((serial, text) -> keys.put(serial, rsa(text, prefix + "platform-keys.\"" + serial + "\"")));
-        return new Channel(name, Provider.WECHATPAY_V3, appIds, mchId, List.of(), Set.of(), v3Key,
-                Collections.unmodifiableMap(keys), List.of(), null);
+        c.platformKeys()
+                .forEach((serial, text) -> keys.put(serial, rsa(text, prefix + "platform-keys.\"" + serial + "\"")));
+        return new Channel(
+                name,
+                Provider.WECHATPAY_V3,
+                appIds,
+                mchId,
+                List.of(),
+                Set.of(),
+                v3Key,
+                Collections.unmodifiableMap(keys),
+                List.of(),
+                null);
     }
 
     private static Channel alipay(String name, String prefix, PaynotifyConfig.ChannelConfig c) {
         String appId = single(required(c.appId(), prefix, "app-id"), prefix, "app-id");
         var keys = new ArrayList<PublicKey>();
-        for (String text : list(required(c.alipayPublicKey(), prefix, "alipay-public-key"), prefix, "alipay-public-key")) {
+        for (String text :
+                list(required(c.alipayPublicKey(), prefix, "alipay-public-key"), prefix, "alipay-public-key")) {
             keys.add(rsa(text, prefix + "alipay-public-key"));
         }
         Set<String> signTypes = list(c.signTypes().orElse("RSA2"), prefix, "sign-types");
@@ -152,9 +171,19 @@ public class ChannelRegistry {
                 throw new ConfigProblem(prefix + "sign-types: unknown sign type (allowed: RSA2, RSA)");
             }
         }
-        String sellerId = c.sellerId().map(String::strip).filter(s -> !s.isEmpty()).orElse(null);
-        return new Channel(name, Provider.ALIPAY, Set.of(appId), null, List.of(), signTypes, null, Map.of(),
-                List.copyOf(keys), sellerId);
+        String sellerId =
+                c.sellerId().map(String::strip).filter(s -> !s.isEmpty()).orElse(null);
+        return new Channel(
+                name,
+                Provider.ALIPAY,
+                Set.of(appId),
+                null,
+                List.of(),
+                signTypes,
+                null,
+                Map.of(),
+                List.copyOf(keys),
+                sellerId);
     }
 
     private static ClientCredentials client(String id, PaynotifyConfig.ClientConfig c, Map<String, Channel> channels) {
@@ -184,7 +213,8 @@ public class ChannelRegistry {
                 if (other.provider() != c.provider()) {
                     continue;
                 }
-                boolean sameMerchant = c.provider() == Provider.ALIPAY || c.mchId().equals(other.mchId());
+                boolean sameMerchant =
+                        c.provider() == Provider.ALIPAY || c.mchId().equals(other.mchId());
                 var shared = new LinkedHashSet<>(c.appIds());
                 shared.retainAll(other.appIds());
                 if (sameMerchant && !shared.isEmpty()) {
@@ -231,6 +261,4 @@ public class ChannelRegistry {
         }
         return Collections.unmodifiableSet(out);
     }
-
-
 }

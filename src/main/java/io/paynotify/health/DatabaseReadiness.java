@@ -52,8 +52,8 @@ public class DatabaseReadiness implements HealthCheck {
 
     private final DataSource dataSource;
     private final Flyway flyway;
-    private final ThreadPoolExecutor executor = new ThreadPoolExecutor(
-            0, 2, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+    private final ThreadPoolExecutor executor =
+            new ThreadPoolExecutor(0, 2, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
                 Thread t = new Thread(r, "paynotify-readiness");
                 t.setDaemon(true);
                 return t;
@@ -74,7 +74,9 @@ public class DatabaseReadiness implements HealthCheck {
         try {
             check = executor.submit(this::probe);
         } catch (RejectedExecutionException e) {
-            return r.down().withData("reason", "an earlier check is still waiting for PostgreSQL").build();
+            return r.down()
+                    .withData("reason", "an earlier check is still waiting for PostgreSQL")
+                    .build();
         }
         try {
             String problem = check.get(BUDGET_MS, TimeUnit.MILLISECONDS);
@@ -84,10 +86,14 @@ public class DatabaseReadiness implements HealthCheck {
             return r.up().withData("schema", expectedVersion).build();
         } catch (TimeoutException e) {
             check.cancel(true);
-            return r.down().withData("reason", "PostgreSQL did not answer within " + BUDGET_MS + " ms").build();
+            return r.down()
+                    .withData("reason", "PostgreSQL did not answer within " + BUDGET_MS + " ms")
+                    .build();
         } catch (ExecutionException e) {
             LOG.debugf("readiness: %s", e.getCause().getClass().getName());
-            return r.down().withData("reason", "PostgreSQL could not be reached").build();
+            return r.down()
+                    .withData("reason", "PostgreSQL could not be reached")
+                    .build();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return r.down().withData("reason", "interrupted").build();
@@ -105,8 +111,8 @@ public class DatabaseReadiness implements HealthCheck {
             if (expected == null) {
                 return "no migration found in this build";
             }
-            try (PreparedStatement ps = c.prepareStatement(
-                    "SELECT 1 FROM flyway_schema_history WHERE version = ? AND success")) {
+            try (PreparedStatement ps =
+                    c.prepareStatement("SELECT 1 FROM flyway_schema_history WHERE version = ? AND success")) {
                 ps.setQueryTimeout(2);
                 ps.setString(1, expected);
                 try (ResultSet rs = ps.executeQuery()) {
@@ -123,7 +129,8 @@ public class DatabaseReadiness implements HealthCheck {
         if (v == null) {
             MigrationVersion newest = null;
             for (MigrationInfo m : flyway.info().all()) {
-                if (m.getState().isResolved() && m.getVersion() != null
+                if (m.getState().isResolved()
+                        && m.getVersion() != null
                         && (newest == null || m.getVersion().compareTo(newest) > 0)) {
                     newest = m.getVersion();
                 }

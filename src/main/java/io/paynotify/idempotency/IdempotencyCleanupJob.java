@@ -1,5 +1,6 @@
 package io.paynotify.idempotency;
 
+import io.paynotify.metrics.NotifyMetrics;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -10,7 +11,6 @@ import java.sql.Timestamp;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
-import io.paynotify.metrics.NotifyMetrics;
 import javax.sql.DataSource;
 import org.jboss.logging.Logger;
 

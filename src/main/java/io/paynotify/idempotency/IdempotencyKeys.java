@@ -3,6 +3,7 @@ package io.paynotify.idempotency;
 import io.paynotify.channel.PaynotifyConfig;
 import io.paynotify.http.ApiAnswer;
 import io.paynotify.http.Problem;
+import io.paynotify.metrics.NotifyMetrics;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.security.MessageDigest;
@@ -17,7 +18,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import io.paynotify.metrics.NotifyMetrics;
 import javax.sql.DataSource;
 
 /**

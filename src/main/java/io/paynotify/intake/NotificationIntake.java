@@ -88,7 +88,8 @@ public class NotificationIntake {
      * @throws SQLException when the database fails or the commit's outcome is unknown: answer 503
      */
     public Result handle(VerifiedNotification n) throws SQLException {
-        ReentrantLock stripe = stripes[(n.channel().hashCode() * 31 + n.outTradeNo().hashCode()) & (STRIPES - 1)];
+        ReentrantLock stripe =
+                stripes[(n.channel().hashCode() * 31 + n.outTradeNo().hashCode()) & (STRIPES - 1)];
         try {
             if (!stripe.tryLock(QUEUE_WAIT_MS, TimeUnit.MILLISECONDS)) {
                 throw new SQLException("too many deliveries queued for one order", "55P03");
@@ -196,8 +197,8 @@ public class NotificationIntake {
         }
     }
 
-    private static void updateOrder(Connection c, VerifiedNotification n, long orderId, Decision d, List<String> current)
-            throws SQLException {
+    private static void updateOrder(
+            Connection c, VerifiedNotification n, long orderId, Decision d, List<String> current) throws SQLException {
         var attention = new ArrayList<>(current);
         for (Reason r : d.attention()) {
             if (!attention.contains(r.name())) {

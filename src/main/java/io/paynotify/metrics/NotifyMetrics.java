@@ -57,7 +57,13 @@ public class NotifyMetrics {
 
     /** The causes pre-registered at start: the names of {@code NotifyRejection.Cause}. */
     static final List<String> REJECTION_CAUSES = List.of(
-            "UNKNOWN_CHANNEL", "TOO_LARGE", "UNPARSEABLE", "MISSING_FIELD", "BAD_AMOUNT", "SIGNATURE", "STALE",
+            "UNKNOWN_CHANNEL",
+            "TOO_LARGE",
+            "UNPARSEABLE",
+            "MISSING_FIELD",
+            "BAD_AMOUNT",
+            "SIGNATURE",
+            "STALE",
             "DECRYPTION");
 
     /** Bucket bounds around the contract's 3 s answer deadline; fixed so every replica exports the same series. */

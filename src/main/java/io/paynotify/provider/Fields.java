@@ -14,7 +14,9 @@ public final class Fields {
     private Fields() {}
 
     public static boolean isOutTradeNo(String value, int maxLength) {
-        return value != null && value.length() <= maxLength && OUT_TRADE_NO.matcher(value).matches();
+        return value != null
+                && value.length() <= maxLength
+                && OUT_TRADE_NO.matcher(value).matches();
     }
 
     /** True for 1 to 64 visible ASCII characters. */

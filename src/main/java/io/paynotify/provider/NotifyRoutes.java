@@ -51,7 +51,11 @@ public class NotifyRoutes {
     private final NotifyMetrics metrics;
 
     @Inject
-    public NotifyRoutes(ChannelRegistry registry, NotificationIntake intake, Clock clock, Instance<NotifyAdapter> all,
+    public NotifyRoutes(
+            ChannelRegistry registry,
+            NotificationIntake intake,
+            Clock clock,
+            Instance<NotifyAdapter> all,
             NotifyMetrics metrics) {
         this.registry = registry;
         this.intake = intake;
@@ -78,14 +82,18 @@ public class NotifyRoutes {
                 .filter(c -> c.provider() == adapter.provider())
                 .orElse(null);
         if (channel == null) {
-            ex.reject("_unknown", new NotifyRejection(NotifyRejection.Kind.UNKNOWN_CHANNEL,
-                    NotifyRejection.Cause.UNKNOWN_CHANNEL), true);
+            ex.reject(
+                    "_unknown",
+                    new NotifyRejection(NotifyRejection.Kind.UNKNOWN_CHANNEL, NotifyRejection.Cause.UNKNOWN_CHANNEL),
+                    true);
             return;
         }
         String declared = request.getHeader("Content-Length");
         if (declared != null && tooLarge(declared)) {
-            ex.reject(channel.name(), new NotifyRejection(NotifyRejection.Kind.TOO_LARGE,
-                    NotifyRejection.Cause.TOO_LARGE), true);
+            ex.reject(
+                    channel.name(),
+                    new NotifyRejection(NotifyRejection.Kind.TOO_LARGE, NotifyRejection.Cause.TOO_LARGE),
+                    true);
             return;
         }
         long timer = ctx.vertx().setTimer(DEADLINE_MS, id -> {
@@ -100,8 +108,10 @@ public class NotifyRoutes {
                 return;
             }
             if (body.length() + chunk.length() > RawNotify.MAX_BODY_BYTES) {
-                ex.reject(channel.name(), new NotifyRejection(NotifyRejection.Kind.TOO_LARGE,
-                        NotifyRejection.Cause.TOO_LARGE), true);
+                ex.reject(
+                        channel.name(),
+                        new NotifyRejection(NotifyRejection.Kind.TOO_LARGE, NotifyRejection.Cause.TOO_LARGE),
+                        true);
                 return;
             }
             body.appendBuffer(chunk);
@@ -112,7 +122,8 @@ public class NotifyRoutes {
                 return;
             }
             RawNotify raw = new RawNotify(channel.name(), headers(request), body.getBytes(), receivedAt);
-            ctx.vertx().<AckResponse>executeBlocking(() -> process(adapter, channel, raw, started), false)
+            ctx.vertx()
+                    .<AckResponse>executeBlocking(() -> process(adapter, channel, raw, started), false)
                     .onComplete(ar -> ex.answer(ar.succeeded() ? ar.result() : adapter.failure(503), false));
         });
         if ("100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
@@ -128,25 +139,37 @@ public class NotifyRoutes {
         try {
             n = adapter.verify(channel, raw);
         } catch (NotifyRejection r) {
-            rejectionLog.rejected(channel.name(), adapter.pathSegment(), r.kind().status(), r.rejectionCause());
-            metrics.rejected(channel.name(), adapter.provider(), r.rejectionCause().name());
+            rejectionLog.rejected(
+                    channel.name(), adapter.pathSegment(), r.kind().status(), r.rejectionCause());
+            metrics.rejected(
+                    channel.name(), adapter.provider(), r.rejectionCause().name());
             return adapter.failure(r.kind().status());
         } catch (RuntimeException e) {
             // a bug must not leak a stack trace nor become a success; the provider retries
-            LOG.errorf("notify channel=%s verification failed unexpectedly: %s", channel.name(), e.getClass().getName());
+            LOG.errorf(
+                    "notify channel=%s verification failed unexpectedly: %s",
+                    channel.name(), e.getClass().getName());
             return adapter.failure(503);
         }
         try {
             NotificationIntake.Result result = intake.handle(n);
             var d = result.decision();
             metrics.recorded(channel.name(), n.provider(), d.outcome(), d.reason());
-            LOG.infof("notify channel=%s outTradeNo=%s outcome=%s reason=%s recorded=%s latencyMs=%d",
-                    channel.name(), n.outTradeNo(), d.outcome(), d.reason() == null ? "-" : d.reason(),
-                    result.recorded(), (System.nanoTime() - started) / 1_000_000);
+            LOG.infof(
+                    "notify channel=%s outTradeNo=%s outcome=%s reason=%s recorded=%s latencyMs=%d",
+                    channel.name(),
+                    n.outTradeNo(),
+                    d.outcome(),
+                    d.reason() == null ? "-" : d.reason(),
+                    result.recorded(),
+                    (System.nanoTime() - started) / 1_000_000);
             return d.successAck() ? adapter.success() : adapter.failure(422);
         } catch (Exception e) {
-            LOG.warnf("notify channel=%s outTradeNo=%s answered 503: %s (SQLState %s)", channel.name(),
-                    n.outTradeNo(), e.getClass().getSimpleName(),
+            LOG.warnf(
+                    "notify channel=%s outTradeNo=%s answered 503: %s (SQLState %s)",
+                    channel.name(),
+                    n.outTradeNo(),
+                    e.getClass().getSimpleName(),
                     e instanceof java.sql.SQLException s ? s.getSQLState() : "-");
             return adapter.failure(503);
         }
@@ -165,8 +188,9 @@ public class NotifyRoutes {
 
     private static Map<String, List<String>> headers(HttpServerRequest request) {
         var out = new LinkedHashMap<String, List<String>>();
-        request.headers().forEach(h -> out.computeIfAbsent(h.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
-                .add(h.getValue()));
+        request.headers()
+                .forEach(h -> out.computeIfAbsent(h.getKey().toLowerCase(Locale.ROOT), k -> new ArrayList<>())
+                        .add(h.getValue()));
         return out;
     }
 

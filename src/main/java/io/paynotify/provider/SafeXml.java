@@ -73,13 +73,15 @@ public final class SafeXml {
             while (r.hasNext()) {
                 int event = r.next();
                 switch (event) {
-                    case XMLStreamConstants.DTD, XMLStreamConstants.ENTITY_REFERENCE,
-                            XMLStreamConstants.ENTITY_DECLARATION, XMLStreamConstants.NOTATION_DECLARATION ->
-                        throw new XmlRefused("DTD or entity");
+                    case XMLStreamConstants.DTD,
+                            XMLStreamConstants.ENTITY_REFERENCE,
+                            XMLStreamConstants.ENTITY_DECLARATION,
+                            XMLStreamConstants.NOTATION_DECLARATION -> throw new XmlRefused("DTD or entity");
                     case XMLStreamConstants.START_ELEMENT -> {
                         // WeChat sends no attributes and no namespaces; refusing them refuses XInclude
                         // (xi:include, xmlns:xi) outright instead of reading it as an empty field
-                        if (r.getAttributeCount() > 0 || r.getNamespaceCount() > 0
+                        if (r.getAttributeCount() > 0
+                                || r.getNamespaceCount() > 0
                                 || r.getLocalName().indexOf(':') >= 0) {
                             throw new XmlRefused("attribute or namespace");
                         }

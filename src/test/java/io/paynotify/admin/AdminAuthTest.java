@@ -39,7 +39,10 @@ class AdminAuthTest {
     void adminPathsThatNoResourceServesAre401WithoutTokenAnd404WithIt() {
         for (String path : List.of("/admin", "/admin/", "/admin/nothing-here", "/admin/orders/a/b/c/d")) {
             given().get(path).then().statusCode(401);
-            given().header("Authorization", "Bearer " + TestChannels.ADMIN_TOKEN).get(path).then().statusCode(404);
+            given().header("Authorization", "Bearer " + TestChannels.ADMIN_TOKEN)
+                    .get(path)
+                    .then()
+                    .statusCode(404);
         }
     }
 

@@ -27,8 +27,8 @@ final class AdminData {
     }
 
     /** A notification row as the intake would write it; returns its id. */
-    static long notification(String channel, String outTradeNo, String outcome, String reason, byte[] body,
-            String decoded) {
+    static long notification(
+            String channel, String outTradeNo, String outcome, String reason, byte[] body, String decoded) {
         try (Connection c = Db.connect();
                 PreparedStatement ps = c.prepareStatement("INSERT INTO notifications (channel, provider, out_trade_no,"
                         + " provider_status, transaction_id, amount_minor, currency, outcome, reason, raw_body, decoded,"
@@ -52,7 +52,12 @@ final class AdminData {
     }
 
     static long notification(String channel, String outTradeNo, String outcome, String reason) {
-        return notification(channel, outTradeNo, outcome, reason,
-                ("<xml><out_trade_no>" + outTradeNo + "</out_trade_no></xml>").getBytes(StandardCharsets.UTF_8), null);
+        return notification(
+                channel,
+                outTradeNo,
+                outcome,
+                reason,
+                ("<xml><out_trade_no>" + outTradeNo + "</out_trade_no></xml>").getBytes(StandardCharsets.UTF_8),
+                null);
     }
 }

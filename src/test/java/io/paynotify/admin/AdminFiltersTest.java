@@ -25,7 +25,12 @@ import org.junit.jupiter.api.Test;
 class AdminFiltersTest {
 
     static JsonPath get(String url) {
-        return given().header("Authorization", AdminData.AUTH).get(url).then().statusCode(200).extract().jsonPath();
+        return given().header("Authorization", AdminData.AUTH)
+                .get(url)
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath();
     }
 
     @Test
@@ -37,23 +42,34 @@ class AdminFiltersTest {
         AdminData.order(ch, "FLAGGED");
         AdminData.order(other, "ELSEWHERE");
         Db.update("UPDATE orders SET state = 'CLOSED' WHERE channel = ? AND out_trade_no = 'CLOSED1'", ch);
-        Db.update("UPDATE orders SET attention = '{PAID_AFTER_CLOSE}' WHERE channel = ? AND out_trade_no = 'FLAGGED'",
+        Db.update(
+                "UPDATE orders SET attention = '{PAID_AFTER_CLOSE}' WHERE channel = ? AND out_trade_no = 'FLAGGED'",
                 ch);
 
-        assertEquals(List.of("FLAGGED", "CLOSED1", "PEND"),
+        assertEquals(
+                List.of("FLAGGED", "CLOSED1", "PEND"),
                 get("/admin/orders?channel=" + ch).getList("items.outTradeNo"));
-        assertEquals(List.of("CLOSED1"), get("/admin/orders?channel=" + ch + "&state=CLOSED").getList("items.outTradeNo"));
-        assertEquals(List.of("FLAGGED", "PEND"),
+        assertEquals(
+                List.of("CLOSED1"),
+                get("/admin/orders?channel=" + ch + "&state=CLOSED").getList("items.outTradeNo"));
+        assertEquals(
+                List.of("FLAGGED", "PEND"),
                 get("/admin/orders?channel=" + ch + "&state=PENDING").getList("items.outTradeNo"));
-        assertEquals(List.of("FLAGGED"), get("/admin/orders?channel=" + ch + "&attention=true").getList("items.outTradeNo"));
-        assertEquals(List.of("CLOSED1", "PEND"),
+        assertEquals(
+                List.of("FLAGGED"),
+                get("/admin/orders?channel=" + ch + "&attention=true").getList("items.outTradeNo"));
+        assertEquals(
+                List.of("CLOSED1", "PEND"),
                 get("/admin/orders?channel=" + ch + "&attention=false").getList("items.outTradeNo"));
-        assertEquals(List.of(), get("/admin/orders?channel=" + ch + "&state=SUCCESS").getList("items"));
+        assertEquals(
+                List.of(), get("/admin/orders?channel=" + ch + "&state=SUCCESS").getList("items"));
 
         // across channels, attention=true lists only flagged orders
-        given().header("Authorization", AdminData.AUTH).get("/admin/orders?attention=true&limit=500")
-                .then().statusCode(200).body("items.attention", everyItem(org.hamcrest.Matchers.not(
-                        org.hamcrest.Matchers.empty())));
+        given().header("Authorization", AdminData.AUTH)
+                .get("/admin/orders?attention=true&limit=500")
+                .then()
+                .statusCode(200)
+                .body("items.attention", everyItem(org.hamcrest.Matchers.not(org.hamcrest.Matchers.empty())));
     }
 
     @Test
@@ -66,32 +82,49 @@ class AdminFiltersTest {
         assertEquals(List.of(d, c, b, a), ids(get("/admin/notifications?channel=" + ch)));
         assertEquals(List.of(c), ids(get("/admin/notifications?channel=" + ch + "&outcome=ANOMALY")));
         assertEquals(List.of(d), ids(get("/admin/notifications?outcome=IGNORED&channel=" + ch)));
-        given().header("Authorization", AdminData.AUTH).get("/admin/notifications?outcome=ANOMALY&limit=500")
-                .then().statusCode(200).body("items.outcome", everyItem(equalTo("ANOMALY")));
+        given().header("Authorization", AdminData.AUTH)
+                .get("/admin/notifications?outcome=ANOMALY&limit=500")
+                .then()
+                .statusCode(200)
+                .body("items.outcome", everyItem(equalTo("ANOMALY")));
     }
 
     @Test
     void badFilterValuesAre400NamingTheParameter() {
         Map<String, String> bad = Map.of(
-                "/admin/orders?state=paid", "state",
-                "/admin/orders?state=Pending", "state",
-                "/admin/orders?attention=yes", "attention",
-                "/admin/orders?channel=WX-TEST", "channel",
-                "/admin/notifications?outcome=anomaly", "outcome",
-                "/admin/notifications?channel=" + "x".repeat(33), "channel");
-        bad.forEach((url, field) -> given().header("Authorization", AdminData.AUTH).get(url)
-                .then().statusCode(400).contentType("application/problem+json")
-                .body("status", equalTo(400)).body("field", equalTo(field)));
+                "/admin/orders?state=paid",
+                "state",
+                "/admin/orders?state=Pending",
+                "state",
+                "/admin/orders?attention=yes",
+                "attention",
+                "/admin/orders?channel=WX-TEST",
+                "channel",
+                "/admin/notifications?outcome=anomaly",
+                "outcome",
+                "/admin/notifications?channel=" + "x".repeat(33),
+                "channel");
+        bad.forEach((url, field) -> given().header("Authorization", AdminData.AUTH)
+                .get(url)
+                .then()
+                .statusCode(400)
+                .contentType("application/problem+json")
+                .body("status", equalTo(400))
+                .body("field", equalTo(field)));
     }
 
     @Test
     void orderJsonHasTheContractShapeWithMillisecondUtcTimes() {
         String ch = AdminData.channel("fj");
         AdminData.order(ch, "J|1*");
-        Db.update("UPDATE orders SET created_at = '2026-01-02T03:04:05Z', updated_at = '2026-01-02T03:04:05.5Z',"
-                + " description = 'Tea' WHERE channel = ?", ch);
-        given().header("Authorization", AdminData.AUTH).get("/admin/orders/{channel}/{no}", ch, "J|1*")
-                .then().statusCode(200)
+        Db.update(
+                "UPDATE orders SET created_at = '2026-01-02T03:04:05Z', updated_at = '2026-01-02T03:04:05.5Z',"
+                        + " description = 'Tea' WHERE channel = ?",
+                ch);
+        given().header("Authorization", AdminData.AUTH)
+                .get("/admin/orders/{channel}/{no}", ch, "J|1*")
+                .then()
+                .statusCode(200)
                 .body("channel", equalTo(ch))
                 .body("outTradeNo", equalTo("J|1*"))
                 .body("provider", equalTo("WECHATPAY_V2"))
@@ -111,14 +144,32 @@ class AdminFiltersTest {
     void notificationJsonShowsRawBodyTextOrBase64AndDecodedObject() {
         String ch = AdminData.channel("fb");
         byte[] gbk = "out_trade_no=B1&subject=测试".getBytes(java.nio.charset.Charset.forName("GBK"));
-        long text = AdminData.notification(ch, "B1", "APPLIED", null,
-                "<xml>中文 \"quoted\"</xml>".getBytes(StandardCharsets.UTF_8), "{\"refund_status\":\"SUCCESS\",\"n\":1}");
+        long text = AdminData.notification(
+                ch,
+                "B1",
+                "APPLIED",
+                null,
+                "<xml>中文 \"quoted\"</xml>".getBytes(StandardCharsets.UTF_8),
+                "{\"refund_status\":\"SUCCESS\",\"n\":1}");
         long binary = AdminData.notification(ch, "B1", "DUPLICATE", null, gbk, null);
         JsonPath page = get("/admin/orders/" + ch + "/B1/notifications");
         assertEquals(List.of(text, binary), ids(page));
         Map<String, Object> t = page.getMap("items[0]");
-        assertEquals(List.of("id", "channel", "outTradeNo", "provider", "receivedAt", "outcome", "reason",
-                "providerStatus", "transactionId", "amount", "rawBody", "rawBodyBase64", "decoded"),
+        assertEquals(
+                List.of(
+                        "id",
+                        "channel",
+                        "outTradeNo",
+                        "provider",
+                        "receivedAt",
+                        "outcome",
+                        "reason",
+                        "providerStatus",
+                        "transactionId",
+                        "amount",
+                        "rawBody",
+                        "rawBodyBase64",
+                        "decoded"),
                 List.copyOf(t.keySet()));
         assertEquals("<xml>中文 \"quoted\"</xml>", t.get("rawBody"));
         assertEquals(null, t.get("rawBodyBase64"));
@@ -137,13 +188,20 @@ class AdminFiltersTest {
         String no = "UNK" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
         Map<String, String> f = WechatV2Fixtures.signed(
                 WechatV2Fixtures.paid(no, "4200000009" + no.substring(3, 13), 100), TestChannels.WX_KEY, "MD5");
-        given().body(WechatV2Fixtures.body(f)).post("/notify/wechatpay/" + TestChannels.WX).then().statusCode(422);
+        given().body(WechatV2Fixtures.body(f))
+                .post("/notify/wechatpay/" + TestChannels.WX)
+                .then()
+                .statusCode(422);
 
-        given().header("Authorization", AdminData.AUTH).get("/admin/orders/" + TestChannels.WX + "/" + no)
-                .then().statusCode(404).contentType("application/problem+json");
+        given().header("Authorization", AdminData.AUTH)
+                .get("/admin/orders/" + TestChannels.WX + "/" + no)
+                .then()
+                .statusCode(404)
+                .contentType("application/problem+json");
         given().header("Authorization", AdminData.AUTH)
                 .get("/admin/orders/" + TestChannels.WX + "/" + no + "/notifications")
-                .then().statusCode(200)
+                .then()
+                .statusCode(200)
                 .body("items", hasSize(1))
                 .body("items[0].outcome", equalTo("ANOMALY"))
                 .body("items[0].reason", equalTo("UNKNOWN_ORDER"))
@@ -152,20 +210,29 @@ class AdminFiltersTest {
                 .body("next", nullValue());
         given().header("Authorization", AdminData.AUTH)
                 .get("/admin/notifications?outcome=ANOMALY&channel=" + TestChannels.WX + "&limit=500")
-                .then().statusCode(200).body("items.outTradeNo", org.hamcrest.Matchers.hasItem(no));
+                .then()
+                .statusCode(200)
+                .body("items.outTradeNo", org.hamcrest.Matchers.hasItem(no));
 
         given().header("Authorization", AdminData.AUTH)
                 .get("/admin/orders/" + TestChannels.WX + "/NEVER_SEEN_" + no.substring(3) + "/notifications")
-                .then().statusCode(404).contentType("application/problem+json");
+                .then()
+                .statusCode(404)
+                .contentType("application/problem+json");
         // an order without notifications: an empty history, not a 404
         String ch = AdminData.channel("fe");
         AdminData.order(ch, "E1");
-        given().header("Authorization", AdminData.AUTH).get("/admin/orders/" + ch + "/E1/notifications")
-                .then().statusCode(200).body("items", hasSize(0)).body("next", nullValue());
+        given().header("Authorization", AdminData.AUTH)
+                .get("/admin/orders/" + ch + "/E1/notifications")
+                .then()
+                .statusCode(200)
+                .body("items", hasSize(0))
+                .body("next", nullValue());
     }
 
     static List<Long> ids(JsonPath page) {
-        return page.getList("items.id", Number.class).stream().map(Number::longValue).toList();
+        return page.getList("items.id", Number.class).stream()
+                .map(Number::longValue)
+                .toList();
     }
-
 }

@@ -32,8 +32,12 @@ class AdminPaginationTest {
         String url = firstUrl;
         int pages = 0;
         while (url != null) {
-            JsonPath page = given().header("Authorization", AdminData.AUTH).get(url)
-                    .then().statusCode(200).extract().jsonPath();
+            JsonPath page = given().header("Authorization", AdminData.AUTH)
+                    .get(url)
+                    .then()
+                    .statusCode(200)
+                    .extract()
+                    .jsonPath();
             pages++;
             for (Object item : page.getList("items")) {
                 var m = (java.util.Map<?, ?>) item;
@@ -84,10 +88,12 @@ class AdminPaginationTest {
         String ch = AdminData.channel("pn");
         var ids = new ArrayList<Long>();
         for (int i = 0; i < 75; i++) {
-            ids.add(AdminData.notification(ch, "N" + i, i % 3 == 0 ? "ANOMALY" : "APPLIED",
-                    i % 3 == 0 ? "UNKNOWN_ORDER" : null));
+            ids.add(AdminData.notification(
+                    ch, "N" + i, i % 3 == 0 ? "ANOMALY" : "APPLIED", i % 3 == 0 ? "UNKNOWN_ORDER" : null));
         }
-        Walk w = walk("/admin/notifications?channel=" + ch + "&limit=10", "id",
+        Walk w = walk(
+                "/admin/notifications?channel=" + ch + "&limit=10",
+                "id",
                 page -> AdminData.notification(ch, "LATE" + page, "DUPLICATE", null));
         var expected = new ArrayList<>(ids);
         java.util.Collections.reverse(expected);
@@ -120,15 +126,29 @@ class AdminPaginationTest {
         for (int i = 0; i < 51; i++) {
             AdminData.order(ch, "L" + i);
         }
-        given().header("Authorization", AdminData.AUTH).get("/admin/orders?channel=" + ch)
-                .then().statusCode(200).body("items", hasSize(50)).body("next", org.hamcrest.Matchers.notNullValue());
-        given().header("Authorization", AdminData.AUTH).get("/admin/orders?channel=" + ch + "&limit=500")
-                .then().statusCode(200).body("items", hasSize(51)).body("next", nullValue());
+        given().header("Authorization", AdminData.AUTH)
+                .get("/admin/orders?channel=" + ch)
+                .then()
+                .statusCode(200)
+                .body("items", hasSize(50))
+                .body("next", org.hamcrest.Matchers.notNullValue());
+        given().header("Authorization", AdminData.AUTH)
+                .get("/admin/orders?channel=" + ch + "&limit=500")
+                .then()
+                .statusCode(200)
+                .body("items", hasSize(51))
+                .body("next", nullValue());
         for (String bad : List.of("501", "0", "-1", "abc", "1.5", "1e2", " 5", "100000000000")) {
-            given().header("Authorization", AdminData.AUTH).get("/admin/orders?limit=" + bad)
-                    .then().statusCode(400).contentType("application/problem+json").body("field", equalTo("limit"));
-            given().header("Authorization", AdminData.AUTH).get("/admin/notifications?limit=" + bad)
-                    .then().statusCode(400);
+            given().header("Authorization", AdminData.AUTH)
+                    .get("/admin/orders?limit=" + bad)
+                    .then()
+                    .statusCode(400)
+                    .contentType("application/problem+json")
+                    .body("field", equalTo("limit"));
+            given().header("Authorization", AdminData.AUTH)
+                    .get("/admin/notifications?limit=" + bad)
+                    .then()
+                    .statusCode(400);
         }
     }
 
@@ -137,23 +157,40 @@ class AdminPaginationTest {
         String ch = AdminData.channel("pc");
         AdminData.order(ch, "C1");
         AdminData.order(ch, "C2");
-        String next = given().header("Authorization", AdminData.AUTH).get("/admin/orders?channel=" + ch + "&limit=1")
-                .then().statusCode(200).extract().jsonPath().getString("next");
+        String next = given().header("Authorization", AdminData.AUTH)
+                .get("/admin/orders?channel=" + ch + "&limit=1")
+                .then()
+                .statusCode(200)
+                .extract()
+                .jsonPath()
+                .getString("next");
         assertNotNull(next);
         var b64 = Base64.getUrlEncoder().withoutPadding();
-        for (String bad : List.of("x", "!!!", b64.encodeToString("v1:orders:abc".getBytes(StandardCharsets.US_ASCII)),
+        for (String bad : List.of(
+                "x",
+                "!!!",
+                b64.encodeToString("v1:orders:abc".getBytes(StandardCharsets.US_ASCII)),
                 b64.encodeToString("v2:orders:5".getBytes(StandardCharsets.US_ASCII)),
                 b64.encodeToString("v1:orders:0".getBytes(StandardCharsets.US_ASCII)),
                 b64.encodeToString("v1:orders:99999999999999999999".getBytes(StandardCharsets.US_ASCII)),
                 "A".repeat(100))) {
-            given().header("Authorization", AdminData.AUTH).get("/admin/orders?after=" + bad)
-                    .then().statusCode(400).body("field", equalTo("after"));
+            given().header("Authorization", AdminData.AUTH)
+                    .get("/admin/orders?after=" + bad)
+                    .then()
+                    .statusCode(400)
+                    .body("field", equalTo("after"));
         }
         // a cursor of the order list is no cursor of the notification list
-        given().header("Authorization", AdminData.AUTH).get("/admin/notifications?after=" + next)
-                .then().statusCode(400);
-        given().header("Authorization", AdminData.AUTH).get("/admin/orders?channel=" + ch + "&limit=1&after=" + next)
-                .then().statusCode(200).body("items[0].outTradeNo", equalTo("C1")).body("next", nullValue());
+        given().header("Authorization", AdminData.AUTH)
+                .get("/admin/notifications?after=" + next)
+                .then()
+                .statusCode(400);
+        given().header("Authorization", AdminData.AUTH)
+                .get("/admin/orders?channel=" + ch + "&limit=1&after=" + next)
+                .then()
+                .statusCode(200)
+                .body("items[0].outTradeNo", equalTo("C1"))
+                .body("next", nullValue());
         assertEquals(2, Db.count("SELECT count(*) FROM orders WHERE channel = ?", ch));
     }
 }

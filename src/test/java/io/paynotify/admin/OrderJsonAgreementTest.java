@@ -23,8 +23,10 @@ class OrderJsonAgreementTest {
     void merchantAndAdminShowTheSameOrder() throws Exception {
         String no = "AGREE" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         MerchantClient client = MerchantClient.a();
-        assertEquals(201, client.create(UUID.randomUUID().toString(),
-                MerchantClient.order(TestChannels.WX, no, 700)).status());
+        assertEquals(
+                201,
+                client.create(UUID.randomUUID().toString(), MerchantClient.order(TestChannels.WX, no, 700))
+                        .status());
         given().body(WechatV2Fixtures.body(WechatV2Fixtures.signed(
                         WechatV2Fixtures.paid(no, "4200" + no, 700), TestChannels.WX_KEY, "MD5")))
                 .post("/notify/wechatpay/" + TestChannels.WX)
@@ -33,7 +35,8 @@ class OrderJsonAgreementTest {
 
         ObjectMapper json = new ObjectMapper();
         JsonNode merchant = json.readTree(client.get(TestChannels.WX, no).body());
-        JsonNode admin = json.readTree(given().auth().oauth2(TestChannels.ADMIN_TOKEN)
+        JsonNode admin = json.readTree(given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
                 .get("/admin/orders/" + TestChannels.WX + "/" + no)
                 .then()
                 .statusCode(200)

@@ -115,8 +115,10 @@ class ChannelRegistryTest {
 
         KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
         g.initialize(1024);
-        props.put("paynotify.channels.ali.alipay-public-key",
-                Base64.getEncoder().encodeToString(g.generateKeyPair().getPublic().getEncoded()));
+        props.put(
+                "paynotify.channels.ali.alipay-public-key",
+                Base64.getEncoder()
+                        .encodeToString(g.generateKeyPair().getPublic().getEncoded()));
         assertTrue(failure(props).contains("shorter than 2048"));
     }
 
@@ -177,6 +179,8 @@ class ChannelRegistryTest {
                 .withMapping(PaynotifyConfig.class)
                 .withConverter(Duration.class, 200, new DurationConverter())
                 .build();
-        assertEquals(Duration.ofHours(24), config.getConfigMapping(PaynotifyConfig.class).idempotency().retention());
+        assertEquals(
+                Duration.ofHours(24),
+                config.getConfigMapping(PaynotifyConfig.class).idempotency().retention());
     }
 }

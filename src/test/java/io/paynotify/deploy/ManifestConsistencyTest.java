@@ -56,7 +56,8 @@ class ManifestConsistencyTest {
     static void load() throws Exception {
         Yaml yaml = new Yaml(new SafeConstructor(new LoaderOptions()));
         try (Stream<Path> files = Files.list(K8S)) {
-            for (Path f : files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
+            for (Path f :
+                    files.filter(p -> p.toString().endsWith(".yaml")).sorted().toList()) {
                 for (Object doc : yaml.loadAll(Files.readString(f))) {
                     Map<String, Object> m = map(doc);
                     String kind = (String) m.get("kind");
@@ -82,8 +83,10 @@ class ManifestConsistencyTest {
         Map<String, Object> sc = map(c.get("securityContext"));
         assertEquals(Boolean.TRUE, sc.get("readOnlyRootFilesystem"));
         assertEquals(Boolean.FALSE, sc.get("allowPrivilegeEscalation"));
-        assertTrue(Boolean.TRUE.equals(sc.get("runAsNonRoot"))
-                || Boolean.TRUE.equals(map(pod.get("securityContext")).get("runAsNonRoot")), "non-root");
+        assertTrue(
+                Boolean.TRUE.equals(sc.get("runAsNonRoot"))
+                        || Boolean.TRUE.equals(map(pod.get("securityContext")).get("runAsNonRoot")),
+                "non-root");
         assertEquals(List.of("ALL"), map(sc.get("capabilities")).get("drop"));
         Map<String, Object> resources = map(c.get("resources"));
         for (String kind : List.of("requests", "limits")) {
@@ -108,7 +111,10 @@ class ManifestConsistencyTest {
         for (String dockerfile : List.of("Dockerfile", "Dockerfile.jvm")) {
             List<String> lines = Files.readAllLines(Path.of(dockerfile));
             assertTrue(lines.contains("EXPOSE " + appPort), dockerfile + " exposes the port");
-            String user = lines.stream().filter(l -> l.startsWith("USER ")).reduce((a, b) -> b).orElseThrow();
+            String user = lines.stream()
+                    .filter(l -> l.startsWith("USER "))
+                    .reduce((a, b) -> b)
+                    .orElseThrow();
             assertTrue(user.matches("USER [1-9][0-9]*"), dockerfile + " runs as a numeric non-root user: " + user);
         }
         String dockerfile = Files.readString(Path.of("Dockerfile"));
@@ -120,14 +126,20 @@ class ManifestConsistencyTest {
     @Test
     void probesUseTheApplicationsHealthPathsAndAnswer() {
         Config config = ConfigProvider.getConfig();
-        String root = "/" + config.getOptionalValue("quarkus.http.non-application-root-path", String.class).orElse("q")
-                .replaceAll("^/|/$", "");
-        String health = root + "/" + config.getOptionalValue("quarkus.smallrye-health.root-path", String.class)
-                .orElse("health").replaceAll("^/|/$", "");
-        String live = health + "/" + config.getOptionalValue("quarkus.smallrye-health.liveness-path", String.class)
-                .orElse("live");
-        String ready = health + "/" + config.getOptionalValue("quarkus.smallrye-health.readiness-path", String.class)
-                .orElse("ready");
+        String root = "/"
+                + config.getOptionalValue("quarkus.http.non-application-root-path", String.class)
+                        .orElse("q")
+                        .replaceAll("^/|/$", "");
+        String health = root + "/"
+                + config.getOptionalValue("quarkus.smallrye-health.root-path", String.class)
+                        .orElse("health")
+                        .replaceAll("^/|/$", "");
+        String live = health + "/"
+                + config.getOptionalValue("quarkus.smallrye-health.liveness-path", String.class)
+                        .orElse("live");
+        String ready = health + "/"
+                + config.getOptionalValue("quarkus.smallrye-health.readiness-path", String.class)
+                        .orElse("ready");
         assertEquals("/q/health/live", live);
         assertEquals("/q/health/ready", ready);
         Map<String, Object> c = container();
@@ -138,9 +150,12 @@ class ManifestConsistencyTest {
             assertEquals("http", map(map(c.get(probe)).get("httpGet")).get("port"), probe + " uses the named port");
             given().get(probePath(c, probe)).then().statusCode(200);
         }
-        Map<String, Object> annotations = map(map(map(deployment().get("spec")).get("template")).get("metadata"))
-                .entrySet().stream().filter(e -> e.getKey().equals("annotations")).findFirst()
-                .map(e -> map(e.getValue())).orElseThrow();
+        Map<String, Object> annotations =
+                map(map(map(deployment().get("spec")).get("template")).get("metadata")).entrySet().stream()
+                        .filter(e -> e.getKey().equals("annotations"))
+                        .findFirst()
+                        .map(e -> map(e.getValue()))
+                        .orElseThrow();
         String metrics = (String) annotations.get("prometheus.io/path");
         assertEquals(root + "/metrics", metrics);
         given().get(metrics).then().statusCode(200);
@@ -163,20 +178,24 @@ class ManifestConsistencyTest {
     @Test
     void everyEnvironmentVariableIsAConfigNameOrAReferenceInTheConfigMap() {
         Set<String> referenced = configMapReferences();
-        Set<String> known = knownConfigNames().stream().map(ManifestConsistencyTest::envName).collect(Collectors.toSet());
+        Set<String> known = knownConfigNames().stream()
+                .map(ManifestConsistencyTest::envName)
+                .collect(Collectors.toSet());
         Set<String> defined = new HashSet<>();
         for (Object o : list(container().get("env"))) {
             Map<String, Object> env = map(o);
             String name = (String) env.get("name");
             defined.add(name);
-            assertTrue(known.contains(name) || referenced.contains(name),
+            assertTrue(
+                    known.contains(name) || referenced.contains(name),
                     name + " is neither a configuration name of the application nor used by the ConfigMap");
             Map<String, Object> from = map(env.getOrDefault("valueFrom", Map.of()));
             if (from.containsKey("secretKeyRef")) {
                 Map<String, Object> ref = map(from.get("secretKeyRef"));
                 Map<String, Object> secret = byKind.get("Secret");
                 assertEquals(name(secret), ref.get("name"), name);
-                assertTrue(map(secret.get("stringData")).containsKey((String) ref.get("key")),
+                assertTrue(
+                        map(secret.get("stringData")).containsKey((String) ref.get("key")),
                         name + ": the Secret template has key " + ref.get("key"));
             } else if (from.containsKey("configMapKeyRef")) {
                 Map<String, Object> ref = map(from.get("configMapKeyRef"));
@@ -192,29 +211,43 @@ class ManifestConsistencyTest {
         // every Secret key is used
         Set<String> used = list(container().get("env")).stream()
                 .map(o -> map(map(o).getOrDefault("valueFrom", Map.of())).get("secretKeyRef"))
-                .filter(java.util.Objects::nonNull).map(r -> (String) map(r).get("key")).collect(Collectors.toSet());
+                .filter(java.util.Objects::nonNull)
+                .map(r -> (String) map(r).get("key"))
+                .collect(Collectors.toSet());
         assertEquals(map(byKind.get("Secret").get("stringData")).keySet(), used, "no unused Secret key");
         // the datasource secrets come from the Secret, never from a literal
         for (String secretName : List.of("QUARKUS_DATASOURCE_PASSWORD", "PAYNOTIFY_ADMIN_TOKENS")) {
-            Map<String, Object> env = list(container().get("env")).stream().map(ManifestConsistencyTest::map)
-                    .filter(e -> secretName.equals(e.get("name"))).findFirst().orElseThrow();
+            Map<String, Object> env = list(container().get("env")).stream()
+                    .map(ManifestConsistencyTest::map)
+                    .filter(e -> secretName.equals(e.get("name")))
+                    .findFirst()
+                    .orElseThrow();
             assertTrue(map(env.get("valueFrom")).containsKey("secretKeyRef"), secretName + " from the Secret");
         }
     }
 
     @Test
     void theConfigMapIsMountedWhereQuarkusConfigLocationsPoints() {
-        String location = list(container().get("env")).stream().map(ManifestConsistencyTest::map)
-                .filter(e -> "QUARKUS_CONFIG_LOCATIONS".equals(e.get("name"))).findFirst()
-                .map(e -> (String) e.get("value")).orElseThrow();
-        Map<String, Object> volume = list(podSpec().get("volumes")).stream().map(ManifestConsistencyTest::map)
-                .filter(v -> v.containsKey("configMap")).findFirst().orElseThrow();
+        String location = list(container().get("env")).stream()
+                .map(ManifestConsistencyTest::map)
+                .filter(e -> "QUARKUS_CONFIG_LOCATIONS".equals(e.get("name")))
+                .findFirst()
+                .map(e -> (String) e.get("value"))
+                .orElseThrow();
+        Map<String, Object> volume = list(podSpec().get("volumes")).stream()
+                .map(ManifestConsistencyTest::map)
+                .filter(v -> v.containsKey("configMap"))
+                .findFirst()
+                .orElseThrow();
         Map<String, Object> cm = map(volume.get("configMap"));
         assertEquals(name(byKind.get("ConfigMap")), cm.get("name"));
         Map<String, Object> item = map(list(cm.get("items")).get(0));
         assertTrue(configMapData().containsKey((String) item.get("key")));
-        Map<String, Object> mount = list(container().get("volumeMounts")).stream().map(ManifestConsistencyTest::map)
-                .filter(m -> volume.get("name").equals(m.get("name"))).findFirst().orElseThrow();
+        Map<String, Object> mount = list(container().get("volumeMounts")).stream()
+                .map(ManifestConsistencyTest::map)
+                .filter(m -> volume.get("name").equals(m.get("name")))
+                .findFirst()
+                .orElseThrow();
         assertEquals(location, mount.get("mountPath") + "/" + item.get("path"));
     }
 
@@ -222,7 +255,8 @@ class ManifestConsistencyTest {
     void everyConfigMapPropertyIsKnownToTheApplicationAndTheChannelsStart() throws Exception {
         Properties p = configMapProperties();
         assertFalse(p.isEmpty());
-        Set<String> quarkusKeys = appProperties.stringPropertyNames().stream().map(k -> k.replaceFirst("^%[^.]+\\.", ""))
+        Set<String> quarkusKeys = appProperties.stringPropertyNames().stream()
+                .map(k -> k.replaceFirst("^%[^.]+\\.", ""))
                 .collect(Collectors.toSet());
         for (String key : p.stringPropertyNames()) {
             if (key.startsWith("paynotify.")) {
@@ -250,11 +284,13 @@ class ManifestConsistencyTest {
 
     @Test
     void serviceIngressAutoscalerAndBudgetPointAtTheDeployment() {
-        Map<String, Object> podLabels = map(map(map(map(deployment().get("spec")).get("template")).get("metadata"))
-                .get("labels"));
+        Map<String, Object> podLabels =
+                map(map(map(map(deployment().get("spec")).get("template")).get("metadata"))
+                        .get("labels"));
         Map<String, Object> service = byKind.get("Service");
         assertEquals(podLabels, map(map(service.get("spec")).get("selector")));
-        Map<String, Object> servicePort = map(list(map(service.get("spec")).get("ports")).get(0));
+        Map<String, Object> servicePort =
+                map(list(map(service.get("spec")).get("ports")).get(0));
         assertEquals("http", servicePort.get("targetPort"));
 
         Map<String, Object> ingress = byKind.get("Ingress");
@@ -293,7 +329,9 @@ class ManifestConsistencyTest {
                     .collect(Collectors.toSet());
             Set<String> expected = new HashSet<>(manifests);
             expected.remove("secret.template.yaml");
-            assertEquals(expected, new HashSet<>(resources.stream().map(String::valueOf).toList()));
+            assertEquals(
+                    expected,
+                    new HashSet<>(resources.stream().map(String::valueOf).toList()));
         }
         for (Object v : map(byKind.get("Secret").get("stringData")).values()) {
             String value = String.valueOf(v);
@@ -316,16 +354,19 @@ class ManifestConsistencyTest {
 
     /** True when the key is one PaynotifyConfig maps (names read from the interface itself). */
     static boolean paynotifyKey(String key) {
-        Matcher channel = Pattern.compile("paynotify\\.channels\\.\"([^\"]+)\"\\.(.+)").matcher(key);
+        Matcher channel =
+                Pattern.compile("paynotify\\.channels\\.\"([^\"]+)\"\\.(.+)").matcher(key);
         if (channel.matches()) {
             if (!ChannelRegistry.CHANNEL_NAME.matcher(channel.group(1)).matches()) {
                 return false;
             }
             String rest = channel.group(2);
             Set<String> names = propertyNames(PaynotifyConfig.ChannelConfig.class);
-            return names.contains(rest) || (rest.matches("platform-keys\\.\"[^\"]+\"") && names.contains("platform-keys"));
+            return names.contains(rest)
+                    || (rest.matches("platform-keys\\.\"[^\"]+\"") && names.contains("platform-keys"));
         }
-        Matcher client = Pattern.compile("paynotify\\.clients\\.\"([^\"]+)\"\\.(.+)").matcher(key);
+        Matcher client =
+                Pattern.compile("paynotify\\.clients\\.\"([^\"]+)\"\\.(.+)").matcher(key);
         if (client.matches()) {
             return propertyNames(PaynotifyConfig.ClientConfig.class).contains(client.group(2));
         }
@@ -346,7 +387,10 @@ class ManifestConsistencyTest {
                 continue;
             }
             WithName w = m.getAnnotation(WithName.class);
-            names.add(w != null ? w.value() : m.getName().replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT));
+            names.add(
+                    w != null
+                            ? w.value()
+                            : m.getName().replaceAll("([a-z])([A-Z])", "$1-$2").toLowerCase(Locale.ROOT));
         }
         return names;
     }

@@ -46,7 +46,8 @@ public final class NotifyLoad {
         if (!URI.create(url).getHost().matches("127\\.0\\.0\\.1|localhost")) {
             throw new IllegalArgumentException("load goes to this machine only");
         }
-        HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         var statuses = new ConcurrentHashMap<Integer, LongAdder>();
         var next = new AtomicInteger();
         ExecutorService pool = Executors.newFixedThreadPool(threads);
@@ -62,7 +63,8 @@ public final class NotifyLoad {
                             .build();
                     int status;
                     try {
-                        status = http.send(req, HttpResponse.BodyHandlers.discarding()).statusCode();
+                        status = http.send(req, HttpResponse.BodyHandlers.discarding())
+                                .statusCode();
                     } catch (Exception e) {
                         status = -1;
                     }
@@ -83,28 +85,46 @@ public final class NotifyLoad {
 
     static byte[] body(String appId, String mchId, String apiKey, String outTradeNo, int i) {
         var f = new TreeMap<String, String>(Map.of(
-                "appid", appId,
-                "mch_id", mchId,
-                "nonce_str", Integer.toHexString(i * 31 + 7),
-                "out_trade_no", outTradeNo,
-                "result_code", "SUCCESS",
-                "return_code", "SUCCESS",
-                "time_end", "20260102110405",
-                "total_fee", "100",
-                "fee_type", "CNY",
-                "transaction_id", "42000" + String.format("%015d", i)));
+                "appid",
+                appId,
+                "mch_id",
+                mchId,
+                "nonce_str",
+                Integer.toHexString(i * 31 + 7),
+                "out_trade_no",
+                outTradeNo,
+                "result_code",
+                "SUCCESS",
+                "return_code",
+                "SUCCESS",
+                "time_end",
+                "20260102110405",
+                "total_fee",
+                "100",
+                "fee_type",
+                "CNY",
+                "transaction_id",
+                "42000" + String.format("%015d", i)));
         var content = new StringBuilder();
         f.forEach((k, v) -> content.append(k).append('=').append(v).append('&'));
         content.append("key=").append(apiKey);
         String sign;
         try {
-            sign = HexFormat.of().withUpperCase().formatHex(
-                    MessageDigest.getInstance("MD5").digest(content.toString().getBytes(StandardCharsets.UTF_8)));
+            sign = HexFormat.of()
+                    .withUpperCase()
+                    .formatHex(MessageDigest.getInstance("MD5")
+                            .digest(content.toString().getBytes(StandardCharsets.UTF_8)));
         } catch (Exception e) {
             throw new IllegalStateException(e);
         }
         var xml = new StringBuilder("<xml>");
-        f.forEach((k, v) -> xml.append('<').append(k).append("><![CDATA[").append(v).append("]]></").append(k).append('>'));
+        f.forEach((k, v) -> xml.append('<')
+                .append(k)
+                .append("><![CDATA[")
+                .append(v)
+                .append("]]></")
+                .append(k)
+                .append('>'));
         xml.append("<sign>").append(sign).append("</sign></xml>");
         return xml.toString().getBytes(StandardCharsets.UTF_8);
     }

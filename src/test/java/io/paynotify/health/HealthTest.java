@@ -34,7 +34,8 @@ class HealthTest {
             return String.valueOf(files.map(f -> f.getFileName().toString())
                     .filter(n -> n.matches("V[0-9]+__.*\\.sql"))
                     .mapToInt(n -> Integer.parseInt(n.substring(1, n.indexOf("__"))))
-                    .max().orElseThrow());
+                    .max()
+                    .orElseThrow());
         }
     }
 
@@ -54,8 +55,12 @@ class HealthTest {
             given().get("/q/health/live").then().statusCode(200);
             // the admin API answers 503 with Retry-After within the bounded timeouts, never hangs
             start = System.nanoTime();
-            given().header("Authorization", "Bearer " + TestChannels.ADMIN_TOKEN).get("/admin/orders?limit=1")
-                    .then().statusCode(503).contentType("application/problem+json").header("Retry-After", "1");
+            given().header("Authorization", "Bearer " + TestChannels.ADMIN_TOKEN)
+                    .get("/admin/orders?limit=1")
+                    .then()
+                    .statusCode(503)
+                    .contentType("application/problem+json")
+                    .header("Retry-After", "1");
             ms = (System.nanoTime() - start) / 1_000_000;
             assertTrue(ms < 6_000, "admin answered after " + ms + " ms");
         } finally {

@@ -32,8 +32,9 @@ class IdempotencyCleanupJobTest {
     static void seed(String client, int expired, int live) {
         Db.update(INSERT, client, "k-", "-1 day", expired);
         Db.update(INSERT, client, "live-", "1 day", live);
-        assertEquals(expired, Db.count(
-                "SELECT count(*) FROM idempotency_keys WHERE client_id = ? AND expires_at <= now()", client));
+        assertEquals(
+                expired,
+                Db.count("SELECT count(*) FROM idempotency_keys WHERE client_id = ? AND expires_at <= now()", client));
     }
 
     /**

@@ -36,8 +36,8 @@ class HungDatabaseTest {
     void wechatNotificationGetsFailureAckWithinDeadlineWhileDatabaseHangs() {
         String no = "HANG" + UUID.randomUUID().toString().substring(0, 8);
         Db.insertOrder(TestChannels.WX, "WECHATPAY_V2", no, 100);
-        byte[] body = WechatV2Fixtures.body(WechatV2Fixtures.signed(
-                WechatV2Fixtures.paid(no, "4200" + no, 100), TestChannels.WX_KEY, "MD5"));
+        byte[] body = WechatV2Fixtures.body(
+                WechatV2Fixtures.signed(WechatV2Fixtures.paid(no, "4200" + no, 100), TestChannels.WX_KEY, "MD5"));
 
         TcpProxy.hang();
         for (int i = 0; i < 3; i++) {
@@ -50,20 +50,25 @@ class HungDatabaseTest {
         }
         TcpProxy.heal();
 
-        assertEquals("PENDING", Db.row("SELECT state FROM orders WHERE out_trade_no = ?", no).get("state"));
+        assertEquals(
+                "PENDING",
+                Db.row("SELECT state FROM orders WHERE out_trade_no = ?", no).get("state"));
         // the provider retries; the pool drops the dead connections and the retry is applied exactly once
         Response retried = retryUntilAnswered(body, "/notify/wechatpay/" + TestChannels.WX);
         assertEquals(200, retried.statusCode());
-        assertEquals("SUCCESS", Db.row("SELECT state FROM orders WHERE out_trade_no = ?", no).get("state"));
-        assertEquals(1, Db.count("SELECT count(*) FROM notifications WHERE out_trade_no = ? AND outcome = 'APPLIED'", no));
+        assertEquals(
+                "SUCCESS",
+                Db.row("SELECT state FROM orders WHERE out_trade_no = ?", no).get("state"));
+        assertEquals(
+                1, Db.count("SELECT count(*) FROM notifications WHERE out_trade_no = ? AND outcome = 'APPLIED'", no));
     }
 
     @Test
     void alipayNotificationGetsFailureAckWithinDeadlineWhileDatabaseHangs() {
         String no = "HANGA" + UUID.randomUUID().toString().substring(0, 8);
         Db.insertOrder(TestChannels.ALI, "ALIPAY", no, 4200);
-        byte[] body = AlipayFixtures.body(AlipayFixtures.signed(
-                AlipayFixtures.paid(no, "2026" + no, "42.00"), TestKeys.ALIPAY, "RSA2"));
+        byte[] body = AlipayFixtures.body(
+                AlipayFixtures.signed(AlipayFixtures.paid(no, "2026" + no, "42.00"), TestKeys.ALIPAY, "RSA2"));
 
         TcpProxy.hang();
         long started = System.nanoTime();

@@ -37,11 +37,13 @@ class TransactionRaceTest {
         ExecutorService pool = Executors.newFixedThreadPool(8);
         try {
             for (int round = 0; round < 10; round++) {
-                String txn = "4200" + UUID.randomUUID().toString().replace("-", "").substring(0, 24);
+                String txn =
+                        "4200" + UUID.randomUUID().toString().replace("-", "").substring(0, 24);
                 List<String> orders = new ArrayList<>();
                 List<byte[]> bodies = new ArrayList<>();
                 for (int i = 0; i < 4; i++) {
-                    String no = "RACE" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+                    String no = "RACE"
+                            + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
                     Db.insertOrder(TestChannels.WX, "WECHATPAY_V2", no, 500);
                     orders.add(no);
                     bodies.add(WechatV2Fixtures.body(WechatV2Fixtures.signed(
@@ -52,9 +54,11 @@ class TransactionRaceTest {
                 for (byte[] body : bodies) {
                     answers.add(pool.submit(() -> {
                         go.await();
-                        return http.send(HttpRequest.newBuilder(endpoint)
-                                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                                        .build(), HttpResponse.BodyHandlers.ofString())
+                        return http.send(
+                                        HttpRequest.newBuilder(endpoint)
+                                                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                                                .build(),
+                                        HttpResponse.BodyHandlers.ofString())
                                 .statusCode();
                     }));
                 }
@@ -72,12 +76,24 @@ class TransactionRaceTest {
                 assertEquals(1, ok, "exactly one order takes the transaction");
                 assertEquals(3, refused);
                 assertEquals(1, Db.count("SELECT count(*) FROM orders WHERE transaction_id = ?", txn));
-                assertEquals(1, Db.count("SELECT count(*) FROM notifications WHERE transaction_id = ?"
-                        + " AND outcome = 'APPLIED'", txn));
-                assertEquals(3, Db.count("SELECT count(*) FROM notifications WHERE transaction_id = ?"
-                        + " AND reason = 'TRANSACTION_ON_OTHER_ORDER'", txn));
-                assertEquals(3, Db.count("SELECT count(*) FROM orders WHERE out_trade_no = ANY(?) AND state = 'PENDING'"
-                        + " AND 'TRANSACTION_ON_OTHER_ORDER' = ANY(attention)", (Object) orders.toArray(new String[0])));
+                assertEquals(
+                        1,
+                        Db.count(
+                                "SELECT count(*) FROM notifications WHERE transaction_id = ?"
+                                        + " AND outcome = 'APPLIED'",
+                                txn));
+                assertEquals(
+                        3,
+                        Db.count(
+                                "SELECT count(*) FROM notifications WHERE transaction_id = ?"
+                                        + " AND reason = 'TRANSACTION_ON_OTHER_ORDER'",
+                                txn));
+                assertEquals(
+                        3,
+                        Db.count(
+                                "SELECT count(*) FROM orders WHERE out_trade_no = ANY(?) AND state = 'PENDING'"
+                                        + " AND 'TRANSACTION_ON_OTHER_ORDER' = ANY(attention)",
+                                (Object) orders.toArray(new String[0])));
             }
         } finally {
             pool.shutdownNow();

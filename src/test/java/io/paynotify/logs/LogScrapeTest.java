@@ -33,8 +33,14 @@ class LogScrapeTest {
     void logsCarryNoSecretSignatureOrBody() throws Exception {
         String marker = "BODYMARK" + UUID.randomUUID().toString().replace("-", "");
         var forbidden = new ArrayList<String>(List.of(
-                TestChannels.WX_KEY, TestChannels.WX_KEY_NEXT, TestChannels.WX_HMAC_KEY, TestChannels.WX3_API_V3_KEY,
-                TestChannels.CLIENT_A_SECRET, TestChannels.CLIENT_B_SECRET, TestChannels.ADMIN_TOKEN, marker,
+                TestChannels.WX_KEY,
+                TestChannels.WX_KEY_NEXT,
+                TestChannels.WX_HMAC_KEY,
+                TestChannels.WX3_API_V3_KEY,
+                TestChannels.CLIENT_A_SECRET,
+                TestChannels.CLIENT_B_SECRET,
+                TestChannels.ADMIN_TOKEN,
+                marker,
                 // a stretch of each public key past the prefix every 2048-bit key shares
                 TestKeys.publicBase64(TestKeys.ALIPAY).substring(60, 100),
                 TestKeys.publicBase64(TestKeys.ALIPAY_NEXT).substring(60, 100)));
@@ -47,15 +53,25 @@ class LogScrapeTest {
         Map<String, String> paid = WechatV2Fixtures.signed(fields, TestChannels.WX_KEY, "HMAC-SHA256");
         forbidden.add(paid.get("sign"));
         forbidden.add(paid.get("sign").toLowerCase(Locale.ROOT));
-        given().body(WechatV2Fixtures.body(paid)).post("/notify/wechatpay/" + TestChannels.WX).then().statusCode(200);
+        given().body(WechatV2Fixtures.body(paid))
+                .post("/notify/wechatpay/" + TestChannels.WX)
+                .then()
+                .statusCode(200);
         // a forged one (signed with a guessed key) and one whose sign was tampered with
         Map<String, String> forged = WechatV2Fixtures.signed(fields, "y".repeat(32), "MD5");
         forbidden.add(forged.get("sign"));
-        given().body(WechatV2Fixtures.body(forged)).post("/notify/wechatpay/" + TestChannels.WX).then().statusCode(401);
+        given().body(WechatV2Fixtures.body(forged))
+                .post("/notify/wechatpay/" + TestChannels.WX)
+                .then()
+                .statusCode(401);
         given().body(("<xml><attach>" + marker + "</attach><broken").getBytes(StandardCharsets.UTF_8))
-                .post("/notify/wechatpay/" + TestChannels.WX).then().statusCode(400);
-        given().body(WechatV2Fixtures.body(paid)).post("/notify/wechatpay/nosuch-" + marker.substring(0, 8).toLowerCase())
-                .then().statusCode(404);
+                .post("/notify/wechatpay/" + TestChannels.WX)
+                .then()
+                .statusCode(400);
+        given().body(WechatV2Fixtures.body(paid))
+                .post("/notify/wechatpay/nosuch-" + marker.substring(0, 8).toLowerCase())
+                .then()
+                .statusCode(404);
 
         // an Alipay payment for an unknown order (ANOMALY, logged once) and a forged one
         String aliNo = "AL" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
@@ -64,27 +80,43 @@ class LogScrapeTest {
         Map<String, String> aliSigned = AlipayFixtures.signed(ali, TestKeys.ALIPAY, "RSA2");
         forbidden.add(aliSigned.get("sign"));
         given().body(AlipayFixtures.body(aliSigned))
-                .post("/notify/alipay/" + TestChannels.ALI).then().statusCode(422);
+                .post("/notify/alipay/" + TestChannels.ALI)
+                .then()
+                .statusCode(422);
         Map<String, String> aliForged = AlipayFixtures.signed(ali, TestKeys.STRANGER, "RSA2");
         forbidden.add(aliForged.get("sign"));
         given().body(AlipayFixtures.body(aliForged))
-                .post("/notify/alipay/" + TestChannels.ALI).then().statusCode(401);
+                .post("/notify/alipay/" + TestChannels.ALI)
+                .then()
+                .statusCode(401);
 
         // admin calls with the right and a wrong token; the answers carry the raw body, the logs must not
         String wrongToken = "wrong-admin-token-" + UUID.randomUUID();
         forbidden.add(wrongToken);
         given().header("Authorization", "Bearer " + TestChannels.ADMIN_TOKEN)
                 .get("/admin/orders/" + TestChannels.WX + "/" + no + "/notifications")
-                .then().statusCode(200).body("items[0].rawBody", org.hamcrest.Matchers.containsString(marker));
-        given().header("Authorization", "Bearer " + wrongToken).get("/admin/notifications").then().statusCode(401);
-        given().header("Authorization", "Bearer " + TestChannels.ADMIN_TOKEN).get("/admin/orders?after=" + marker)
-                .then().statusCode(400);
+                .then()
+                .statusCode(200)
+                .body("items[0].rawBody", org.hamcrest.Matchers.containsString(marker));
+        given().header("Authorization", "Bearer " + wrongToken)
+                .get("/admin/notifications")
+                .then()
+                .statusCode(401);
+        given().header("Authorization", "Bearer " + TestChannels.ADMIN_TOKEN)
+                .get("/admin/orders?after=" + marker)
+                .then()
+                .statusCode(400);
 
         String log = readLog();
         assertTrue(log.contains("outTradeNo=" + no), "the run's log was captured and names the notification");
-        assertTrue(log.lines().anyMatch(l -> l.contains("outTradeNo=" + no) && l.contains("INFO")
-                        && l.contains("channel=" + TestChannels.WX) && l.contains("outcome=APPLIED")
-                        && l.contains("reason=") && l.contains("latencyMs=")),
+        assertTrue(
+                log.lines()
+                        .anyMatch(l -> l.contains("outTradeNo=" + no)
+                                && l.contains("INFO")
+                                && l.contains("channel=" + TestChannels.WX)
+                                && l.contains("outcome=APPLIED")
+                                && l.contains("reason=")
+                                && l.contains("latencyMs=")),
                 "each notification is logged at INFO with channel, outTradeNo, outcome, reason and latency");
         assertTrue(log.contains("outTradeNo=" + aliNo), "the anomaly is logged too");
         for (String secret : forbidden) {

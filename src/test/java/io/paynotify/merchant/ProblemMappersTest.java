@@ -34,7 +34,9 @@ class ProblemMappersTest {
 
     @Test
     void aProblemExceptionIsRenderedAsProblemJson() {
-        given().auth().oauth2(TestChannels.ADMIN_TOKEN).get("/admin/problem-probe?limit=501")
+        given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .get("/admin/problem-probe?limit=501")
                 .then()
                 .statusCode(400)
                 .contentType("application/problem+json")
@@ -46,13 +48,17 @@ class ProblemMappersTest {
     @Test
     void jaxRsStatusExceptionsOnAdminBecomeProblemsWithoutInternals() {
         // a query parameter that does not convert: JAX-RS answers 404 through a WebApplicationException
-        given().auth().oauth2(TestChannels.ADMIN_TOKEN).get("/admin/problem-probe?limit=abc")
+        given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .get("/admin/problem-probe?limit=abc")
                 .then()
                 .statusCode(404)
                 .contentType("application/problem+json")
                 .body("status", equalTo(404))
                 .body(not(containsString("Exception")));
-        given().auth().oauth2(TestChannels.ADMIN_TOKEN).post("/admin/problem-probe")
+        given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .post("/admin/problem-probe")
                 .then()
                 .statusCode(405)
                 .contentType("application/problem+json")

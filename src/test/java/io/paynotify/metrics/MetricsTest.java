@@ -34,7 +34,8 @@ class MetricsTest {
         double total = 0;
         while (m.find()) {
             String l = m.group(1);
-            boolean all = labels.entrySet().stream().allMatch(e -> l.contains(e.getKey() + "=\"" + e.getValue() + "\""));
+            boolean all =
+                    labels.entrySet().stream().allMatch(e -> l.contains(e.getKey() + "=\"" + e.getValue() + "\""));
             if (all) {
                 total += Double.parseDouble(m.group(2));
             }
@@ -49,65 +50,119 @@ class MetricsTest {
         Db.insertOrder(TestChannels.WX, "WECHATPAY_V2", no, 100);
         Map<String, String> paid = WechatV2Fixtures.signed(
                 WechatV2Fixtures.paid(no, "4200000077" + no.substring(2, 12), 100), TestChannels.WX_KEY, "MD5");
-        given().body(WechatV2Fixtures.body(paid)).post("/notify/wechatpay/" + TestChannels.WX).then().statusCode(200);
-        given().body(WechatV2Fixtures.body(paid)).post("/notify/wechatpay/" + TestChannels.WX).then().statusCode(200);
+        given().body(WechatV2Fixtures.body(paid))
+                .post("/notify/wechatpay/" + TestChannels.WX)
+                .then()
+                .statusCode(200);
+        given().body(WechatV2Fixtures.body(paid))
+                .post("/notify/wechatpay/" + TestChannels.WX)
+                .then()
+                .statusCode(200);
         // forged: the right fields signed with another key
-        Map<String, String> forged = WechatV2Fixtures.signed(WechatV2Fixtures.paid(no, "4200000077" + no.substring(2, 12),
-                100), "x".repeat(32), "MD5");
-        given().body(WechatV2Fixtures.body(forged)).post("/notify/wechatpay/" + TestChannels.WX).then().statusCode(401);
-        given().body("<xml><unclosed>".getBytes(StandardCharsets.UTF_8)).post("/notify/wechatpay/" + TestChannels.WX)
-                .then().statusCode(400);
+        Map<String, String> forged = WechatV2Fixtures.signed(
+                WechatV2Fixtures.paid(no, "4200000077" + no.substring(2, 12), 100), "x".repeat(32), "MD5");
+        given().body(WechatV2Fixtures.body(forged))
+                .post("/notify/wechatpay/" + TestChannels.WX)
+                .then()
+                .statusCode(401);
+        given().body("<xml><unclosed>".getBytes(StandardCharsets.UTF_8))
+                .post("/notify/wechatpay/" + TestChannels.WX)
+                .then()
+                .statusCode(400);
         String strange = "evil-" + UUID.randomUUID().toString().substring(0, 8);
-        given().body(WechatV2Fixtures.body(paid)).post("/notify/wechatpay/" + strange).then().statusCode(404);
+        given().body(WechatV2Fixtures.body(paid))
+                .post("/notify/wechatpay/" + strange)
+                .then()
+                .statusCode(404);
         // a WeChat channel on the Alipay endpoint is a channel of another provider
         given().body("a=b").post("/notify/alipay/" + TestChannels.WX).then().statusCode(404);
 
         String after = scrape();
         String wx = TestChannels.WX;
-        assertDelta(before, after, "paynotify_notifications_total",
-                Map.of("channel", wx, "provider", "WECHATPAY_V2", "outcome", "APPLIED", "reason", "none"), 1);
-        assertDelta(before, after, "paynotify_notifications_total",
-                Map.of("channel", wx, "provider", "WECHATPAY_V2", "outcome", "DUPLICATE", "reason", "none"), 1);
-        assertDelta(before, after, "paynotify_notifications_rejected_total",
-                Map.of("channel", wx, "provider", "WECHATPAY_V2", "cause", "SIGNATURE"), 1);
-        assertDelta(before, after, "paynotify_notifications_rejected_total",
-                Map.of("channel", wx, "cause", "UNPARSEABLE"), 1);
-        assertDelta(before, after, "paynotify_notifications_rejected_total",
-                Map.of("channel", "_unknown", "provider", "WECHATPAY_V2", "cause", "UNKNOWN_CHANNEL"), 1);
-        assertDelta(before, after, "paynotify_notifications_rejected_total",
-                Map.of("channel", "_unknown", "provider", "ALIPAY", "cause", "UNKNOWN_CHANNEL"), 1);
-        assertDelta(before, after, "paynotify_ack_latency_seconds_count",
-                Map.of("provider", "WECHATPAY_V2", "status", "200"), 2);
-        assertDelta(before, after, "paynotify_ack_latency_seconds_count",
-                Map.of("provider", "WECHATPAY_V2", "status", "401"), 1);
+        assertDelta(
+                before,
+                after,
+                "paynotify_notifications_total",
+                Map.of("channel", wx, "provider", "WECHATPAY_V2", "outcome", "APPLIED", "reason", "none"),
+                1);
+        assertDelta(
+                before,
+                after,
+                "paynotify_notifications_total",
+                Map.of("channel", wx, "provider", "WECHATPAY_V2", "outcome", "DUPLICATE", "reason", "none"),
+                1);
+        assertDelta(
+                before,
+                after,
+                "paynotify_notifications_rejected_total",
+                Map.of("channel", wx, "provider", "WECHATPAY_V2", "cause", "SIGNATURE"),
+                1);
+        assertDelta(
+                before,
+                after,
+                "paynotify_notifications_rejected_total",
+                Map.of("channel", wx, "cause", "UNPARSEABLE"),
+                1);
+        assertDelta(
+                before,
+                after,
+                "paynotify_notifications_rejected_total",
+                Map.of("channel", "_unknown", "provider", "WECHATPAY_V2", "cause", "UNKNOWN_CHANNEL"),
+                1);
+        assertDelta(
+                before,
+                after,
+                "paynotify_notifications_rejected_total",
+                Map.of("channel", "_unknown", "provider", "ALIPAY", "cause", "UNKNOWN_CHANNEL"),
+                1);
+        assertDelta(
+                before,
+                after,
+                "paynotify_ack_latency_seconds_count",
+                Map.of("provider", "WECHATPAY_V2", "status", "200"),
+                2);
+        assertDelta(
+                before,
+                after,
+                "paynotify_ack_latency_seconds_count",
+                Map.of("provider", "WECHATPAY_V2", "status", "401"),
+                1);
         assertTrue(after.contains("paynotify_ack_latency_seconds_bucket{"), "a histogram, with buckets");
         assertTrue(after.contains("le=\"0.1\""), "fixed buckets around the 3 s deadline");
 
         // every rejection series exists from the start, at zero where nothing happened yet
-        assertTrue(after.contains("paynotify_notifications_rejected_total{cause=\"DECRYPTION\",channel=\""
-                + TestChannels.WX3 + "\",provider=\"WECHATPAY_V3\"}"), "pre-registered");
+        assertTrue(
+                after.contains("paynotify_notifications_rejected_total{cause=\"DECRYPTION\",channel=\""
+                        + TestChannels.WX3 + "\",provider=\"WECHATPAY_V3\"}"),
+                "pre-registered");
         // paths nothing serves do not become labels of the HTTP metrics either
         given().get("/admin/" + strange).then().statusCode(401);
-        given().get("/api/v1/orders/" + strange + "/x").then().statusCode(org.hamcrest.Matchers.anyOf(
-                org.hamcrest.Matchers.is(401), org.hamcrest.Matchers.is(404)));
+        given().get("/api/v1/orders/" + strange + "/x")
+                .then()
+                .statusCode(org.hamcrest.Matchers.anyOf(org.hamcrest.Matchers.is(401), org.hamcrest.Matchers.is(404)));
         after = scrape();
         // labels never carry what a request sent: not the path's channel, not an order number
-        String leaked = after.lines().filter(l -> l.contains(strange)).collect(java.util.stream.Collectors.joining("\n"));
+        String leaked =
+                after.lines().filter(l -> l.contains(strange)).collect(java.util.stream.Collectors.joining("\n"));
         assertEquals("", leaked, "an unknown channel name must not become a label");
         assertFalse(after.contains(no), "an outTradeNo must not become a label");
     }
 
     @Test
     void preRegisteredCausesAreExactlyTheRejectionCauses() {
-        assertEquals(java.util.Arrays.stream(io.paynotify.provider.NotifyRejection.Cause.values()).map(Enum::name)
-                .toList(), NotifyMetrics.REJECTION_CAUSES);
+        assertEquals(
+                java.util.Arrays.stream(io.paynotify.provider.NotifyRejection.Cause.values())
+                        .map(Enum::name)
+                        .toList(),
+                NotifyMetrics.REJECTION_CAUSES);
     }
 
     @Test
     void merchantApiReplaysAndConflictsAreCounted() {
         String before = scrape();
         var client = io.paynotify.testing.MerchantClient.a();
-        String no = "MET" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+        String no =
+                "MET" + java.util.UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         String key = java.util.UUID.randomUUID().toString();
         String body = io.paynotify.testing.MerchantClient.order(io.paynotify.testing.TestChannels.WX, no, 100);
         client.create(key, body);
@@ -115,8 +170,9 @@ class MetricsTest {
         client.create(key, io.paynotify.testing.MerchantClient.order(io.paynotify.testing.TestChannels.WX, no, 200));
         String after = scrape();
         assertDelta(before, after, "paynotify_idempotency_conflicts_total", Map.of("kind", "OTHER_BODY"), 1);
-        assertTrue(counter(after, "paynotify_idempotency_replays_total") - counter(before,
-                "paynotify_idempotency_replays_total") >= 1);
+        assertTrue(counter(after, "paynotify_idempotency_replays_total")
+                        - counter(before, "paynotify_idempotency_replays_total")
+                >= 1);
     }
 
     static double counter(String scrape, String name) {
@@ -144,8 +200,12 @@ class MetricsTest {
         assertDelta(before, after, "paynotify_idempotency_cleanup_runs_total", Map.of("result", "ok"), 1);
         assertDelta(before, after, "paynotify_idempotency_cleanup_runs_total", Map.of("result", "failed"), 1);
         assertTrue(after.contains("paynotify_idempotency_cleanup_removed_total"));
-        assertDelta(before, after, "paynotify_notifications_rejected_total",
-                Map.of("channel", "_unknown", "provider", "_unknown", "cause", "STALE"), 1);
+        assertDelta(
+                before,
+                after,
+                "paynotify_notifications_rejected_total",
+                Map.of("channel", "_unknown", "provider", "_unknown", "cause", "STALE"),
+                1);
         assertFalse(after.contains("no-such-channel"));
     }
 

@@ -31,14 +31,21 @@ class NotifyTransportTest {
         f.put("attach", "x".repeat(4000)); // large enough that clients ask before sending
         byte[] body = WechatV2Fixtures.body(WechatV2Fixtures.signed(f, TestChannels.WX_KEY, "MD5"));
 
-        HttpResponse<String> r = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(HttpRequest.newBuilder(endpoint)
-                .expectContinue(true)
-                .timeout(Duration.ofSeconds(10))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .build()
+                .send(
+                        HttpRequest.newBuilder(endpoint)
+                                .expectContinue(true)
+                                .timeout(Duration.ofSeconds(10))
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
 
         assertEquals(200, r.statusCode());
-        assertEquals("SUCCESS", Db.row("SELECT state FROM orders WHERE out_trade_no = ?", no).get("state"));
+        assertEquals(
+                "SUCCESS",
+                Db.row("SELECT state FROM orders WHERE out_trade_no = ?", no).get("state"));
     }
 
     @Test
@@ -48,10 +55,15 @@ class NotifyTransportTest {
         byte[] body = WechatV2Fixtures.body(
                 WechatV2Fixtures.signed(WechatV2Fixtures.paid(no, "4200" + no, 300), TestChannels.WX_KEY, "MD5"));
 
-        HttpResponse<String> r = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build().send(HttpRequest.newBuilder(endpoint)
-                .header("Content-Type", "application/x-www-form-urlencoded")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                .build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .build()
+                .send(
+                        HttpRequest.newBuilder(endpoint)
+                                .header("Content-Type", "application/x-www-form-urlencoded")
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString());
 
         assertEquals(200, r.statusCode());
     }

@@ -33,18 +33,22 @@ public class SafeXmlTest {
         public Listener() throws IOException {
             server = new ServerSocket();
             server.bind(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0));
-            Thread t = new Thread(() -> {
-                while (!server.isClosed()) {
-                    try (Socket s = server.accept()) {
-                        connections.incrementAndGet();
-                        // answer like a web server with a harmless DTD, so a fetching parser would go on
-                        s.getOutputStream().write(("HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\n"
-                                + "<!ENTITY leak \"LEAKED\">").getBytes(StandardCharsets.US_ASCII));
-                    } catch (IOException e) {
-                        // closed
-                    }
-                }
-            }, "xxe-listener");
+            Thread t = new Thread(
+                    () -> {
+                        while (!server.isClosed()) {
+                            try (Socket s = server.accept()) {
+                                connections.incrementAndGet();
+                                // answer like a web server with a harmless DTD, so a fetching parser would go on
+                                s.getOutputStream()
+                                        .write(("HTTP/1.0 200 OK\r\nContent-Type: text/plain\r\n\r\n"
+                                                        + "<!ENTITY leak \"LEAKED\">")
+                                                .getBytes(StandardCharsets.US_ASCII));
+                            } catch (IOException e) {
+                                // closed
+                            }
+                        }
+                    },
+                    "xxe-listener");
             t.setDaemon(true);
             t.start();
         }
@@ -108,7 +112,8 @@ public class SafeXmlTest {
     @Test
     void externalEntitiesAndDtdsAreNeverFetched() {
         for (String xml : new String[] {
-            "<!DOCTYPE xml [<!ENTITY % remote SYSTEM \"" + listener.url("/p.dtd") + "\"> %remote;]><xml><a>&leak;</a></xml>",
+            "<!DOCTYPE xml [<!ENTITY % remote SYSTEM \"" + listener.url("/p.dtd")
+                    + "\"> %remote;]><xml><a>&leak;</a></xml>",
             "<!DOCTYPE xml [<!ENTITY x SYSTEM \"" + listener.url("/e") + "\">]><xml><a>&x;</a></xml>",
             "<!DOCTYPE xml SYSTEM \"" + listener.url("/d.dtd") + "\"><xml><a>&leak;</a></xml>",
             "<!DOCTYPE xml PUBLIC \"-//X//Y\" \"" + listener.url("/pub.dtd") + "\"><xml><a>1</a></xml>",
@@ -122,10 +127,13 @@ public class SafeXmlTest {
 
     @Test
     void xincludeIsRefused() {
-        assertThrows(SafeXml.XmlRefused.class, () -> read("<xml xmlns:xi=\"http://www.w3.org/2001/XInclude\">"
-                + "<a>1</a><xi:include href=\"file:///etc/passwd\" parse=\"text\"/></xml>"));
-        assertThrows(SafeXml.XmlRefused.class, () -> read("<xml><a>1</a><xi:include href=\"file:///etc/passwd\""
-                + " parse=\"text\"/></xml>"));
+        assertThrows(
+                SafeXml.XmlRefused.class,
+                () -> read("<xml xmlns:xi=\"http://www.w3.org/2001/XInclude\">"
+                        + "<a>1</a><xi:include href=\"file:///etc/passwd\" parse=\"text\"/></xml>"));
+        assertThrows(
+                SafeXml.XmlRefused.class,
+                () -> read("<xml><a>1</a><xi:include href=\"file:///etc/passwd\"" + " parse=\"text\"/></xml>"));
     }
 
     @Test
@@ -140,28 +148,29 @@ public class SafeXmlTest {
         }
         sb.append("]><xml><a>&lol9;</a></xml>");
         // a generous bound: expanding would take far longer and a gigabyte of memory
-        assertTimeoutPreemptively(Duration.ofSeconds(5),
-                () -> assertThrows(SafeXml.XmlRefused.class, () -> read(sb.toString())));
+        assertTimeoutPreemptively(
+                Duration.ofSeconds(5), () -> assertThrows(SafeXml.XmlRefused.class, () -> read(sb.toString())));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "<xml><a>1</a></xml><xml><b>2</b></xml>",
-        "<xml><a>1</a></xml>junk",
-        "<xml><a>1</a></xml><x/>",
-        "<xml><a><b>1</b></a></xml>",
-        "<xml><a>1</a><a>2</a></xml>",
-        "<xml><a>1</a>text</xml>",
-        "<notxml><a>1</a></notxml>",
-        "<xml><a>1</a>",
-        "<xml><a>1</b></xml>",
-        "",
-        "not xml",
-        "<?xml version=\"1.0\" encoding=\"UTF-16\"?><xml><a>1</a></xml>",
-        "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><xml><a>1</a></xml>",
-        "<xml><a x=\"1\">1</a></xml>",
-        "<xml><a>&undefined;</a></xml>",
-    })
+    @ValueSource(
+            strings = {
+                "<xml><a>1</a></xml><xml><b>2</b></xml>",
+                "<xml><a>1</a></xml>junk",
+                "<xml><a>1</a></xml><x/>",
+                "<xml><a><b>1</b></a></xml>",
+                "<xml><a>1</a><a>2</a></xml>",
+                "<xml><a>1</a>text</xml>",
+                "<notxml><a>1</a></notxml>",
+                "<xml><a>1</a>",
+                "<xml><a>1</b></xml>",
+                "",
+                "not xml",
+                "<?xml version=\"1.0\" encoding=\"UTF-16\"?><xml><a>1</a></xml>",
+                "<?xml version=\"1.0\" encoding=\"ISO-8859-1\"?><xml><a>1</a></xml>",
+                "<xml><a x=\"1\">1</a></xml>",
+                "<xml><a>&undefined;</a></xml>",
+            })
     void malformedOrUnexpectedShapesAreRefused(String xml) {
         assertThrows(SafeXml.XmlRefused.class, () -> read(xml));
     }
@@ -174,14 +183,35 @@ public class SafeXmlTest {
 
     @Test
     void utf16BytesAreRefused() {
-        byte[] body = "<?xml version=\"1.0\" encoding=\"UTF-16\"?><xml><a>1</a></xml>".getBytes(StandardCharsets.UTF_16);
+        byte[] body =
+                "<?xml version=\"1.0\" encoding=\"UTF-16\"?><xml><a>1</a></xml>".getBytes(StandardCharsets.UTF_16);
         assertThrows(SafeXml.XmlRefused.class, () -> SafeXml.readFlat(body, "xml"));
     }
 
     @Test
     void invalidUtf8IsRefused() {
-        byte[] body = {'<', 'x', 'm', 'l', '>', '<', 'a', '>', (byte) 0xC0, (byte) 0xAF, '<', '/', 'a', '>', '<', '/',
-            'x', 'm', 'l', '>'};
+        byte[] body = {
+            '<',
+            'x',
+            'm',
+            'l',
+            '>',
+            '<',
+            'a',
+            '>',
+            (byte) 0xC0,
+            (byte) 0xAF,
+            '<',
+            '/',
+            'a',
+            '>',
+            '<',
+            '/',
+            'x',
+            'm',
+            'l',
+            '>'
+        };
         assertThrows(SafeXml.XmlRefused.class, () -> SafeXml.readFlat(body, "xml"));
     }
 }

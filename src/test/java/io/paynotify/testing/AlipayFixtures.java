@@ -48,7 +48,13 @@ public final class AlipayFixtures {
         var p = new LinkedHashMap<>(params);
         p.remove("sign");
         p.put("sign_type", signType);
-        p.put("sign", sign(AlipaySignature.content(p), charsetOf(p), TestKeys.pair(keyName).getPrivate(), signType));
+        p.put(
+                "sign",
+                sign(
+                        AlipaySignature.content(p),
+                        charsetOf(p),
+                        TestKeys.pair(keyName).getPrivate(),
+                        signType));
         return p;
     }
 

@@ -81,22 +81,25 @@ public final class TcpProxy implements AutoCloseable {
     }
 
     private void pump(Socket from, Socket to) {
-        Thread t = new Thread(() -> {
-            byte[] buf = new byte[16 * 1024];
-            try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
-                int n;
-                while ((n = in.read(buf)) >= 0) {
-                    waitWhileHanging();
-                    out.write(buf, 0, n);
-                    out.flush();
-                }
-            } catch (IOException e) {
-                // one side closed: close both
-            } finally {
-                closeQuietly(from);
-                closeQuietly(to);
-            }
-        }, "test-db-proxy-pump");
+        Thread t = new Thread(
+                () -> {
+                    byte[] buf = new byte[16 * 1024];
+                    try (InputStream in = from.getInputStream();
+                            OutputStream out = to.getOutputStream()) {
+                        int n;
+                        while ((n = in.read(buf)) >= 0) {
+                            waitWhileHanging();
+                            out.write(buf, 0, n);
+                            out.flush();
+                        }
+                    } catch (IOException e) {
+                        // one side closed: close both
+                    } finally {
+                        closeQuietly(from);
+                        closeQuietly(to);
+                    }
+                },
+                "test-db-proxy-pump");
         t.setDaemon(true);
         t.start();
     }

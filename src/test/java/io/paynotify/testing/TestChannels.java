@@ -16,6 +16,7 @@ public final class TestChannels {
 
     /** A v2 channel that allows HMAC-SHA256 only: MD5 is a downgrade there. */
     public static final String WX_HMAC = "wx-hmac";
+
     public static final String WX_HMAC_APPID = "wxhmac0000000001";
     public static final String WX_HMAC_MCH = "10000200";
     public static final String WX_HMAC_KEY = "hmachmachmachmachmachmachmac32ch";
@@ -25,6 +26,7 @@ public final class TestChannels {
 
     /** An Alipay channel that also accepts RSA (SHA1) and requires a seller id. */
     public static final String ALI_RSA = "ali-rsa";
+
     public static final String ALI_RSA_APPID = "2021000000000098";
     public static final String ALI_RSA_SELLER = "2088000000000001";
 
@@ -60,7 +62,10 @@ public final class TestChannels {
 
         put(c, ALI, "provider", "ALIPAY");
         put(c, ALI, "app-id", ALI_APPID);
-        put(c, ALI, "alipay-public-key",
+        put(
+                c,
+                ALI,
+                "alipay-public-key",
                 TestKeys.publicBase64(TestKeys.ALIPAY) + "," + TestKeys.publicBase64(TestKeys.ALIPAY_NEXT));
 
         put(c, ALI_RSA, "provider", "ALIPAY");
@@ -73,9 +78,11 @@ public final class TestChannels {
         put(c, WX3, "app-id", WX3_APPID);
         put(c, WX3, "mch-id", WX3_MCH);
         put(c, WX3, "api-v3-key", WX3_API_V3_KEY);
-        c.put("paynotify.channels.\"" + WX3 + "\".platform-keys.\"" + WX3_CERT_SERIAL + "\"",
+        c.put(
+                "paynotify.channels.\"" + WX3 + "\".platform-keys.\"" + WX3_CERT_SERIAL + "\"",
                 TestKeys.publicPem(TestKeys.WECHAT_V3_CERT));
-        c.put("paynotify.channels.\"" + WX3 + "\".platform-keys.\"" + WX3_PUBKEY_ID + "\"",
+        c.put(
+                "paynotify.channels.\"" + WX3 + "\".platform-keys.\"" + WX3_PUBKEY_ID + "\"",
                 TestKeys.publicBase64(TestKeys.WECHAT_V3_PUBKEY));
 
         c.put("paynotify.clients.\"" + CLIENT_A + "\".secret", CLIENT_A_SECRET);

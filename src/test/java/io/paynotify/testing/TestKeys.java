@@ -25,6 +25,7 @@ public final class TestKeys {
     public static final String STRANGER = "stranger";
     /** WeChat v3 platform keys (certificate serial and public-key id). */
     public static final String WECHAT_V3_CERT = "wechat-v3-cert";
+
     public static final String WECHAT_V3_PUBKEY = "wechat-v3-pubkey";
 
     private TestKeys() {}
@@ -37,13 +38,16 @@ public final class TestKeys {
                 KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
                 g.initialize(2048);
                 KeyPair kp = g.generateKeyPair();
-                stored = b64(kp.getPrivate().getEncoded()) + ":" + b64(kp.getPublic().getEncoded());
+                stored = b64(kp.getPrivate().getEncoded()) + ":"
+                        + b64(kp.getPublic().getEncoded());
                 System.setProperty(prop, stored);
             }
             String[] parts = stored.split(":");
             KeyFactory f = KeyFactory.getInstance("RSA");
-            PrivateKey priv = f.generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(parts[0])));
-            PublicKey pub = f.generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(parts[1])));
+            PrivateKey priv = f.generatePrivate(
+                    new PKCS8EncodedKeySpec(Base64.getDecoder().decode(parts[0])));
+            PublicKey pub =
+                    f.generatePublic(new X509EncodedKeySpec(Base64.getDecoder().decode(parts[1])));
             return new KeyPair(pub, priv);
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
@@ -57,8 +61,9 @@ public final class TestKeys {
 
     /** The public key as PEM. */
     public static String publicPem(String name) {
-        return "-----BEGIN PUBLIC KEY-----\n" + Base64.getMimeEncoder(64, "\n".getBytes()).encodeToString(
-                pair(name).getPublic().getEncoded()) + "\n-----END PUBLIC KEY-----\n";
+        return "-----BEGIN PUBLIC KEY-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes())
+                        .encodeToString(pair(name).getPublic().getEncoded()) + "\n-----END PUBLIC KEY-----\n";
     }
 
     private static String b64(byte[] b) {

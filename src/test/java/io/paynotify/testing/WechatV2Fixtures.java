@@ -44,14 +44,20 @@ public final class WechatV2Fixtures {
     }
 
     public static String sign(Map<String, String> fields, String key, String type) {
-        byte[] raw = WechatV2Signature.sign(type, WechatV2Signature.content(fields), key.getBytes(StandardCharsets.UTF_8));
+        byte[] raw =
+                WechatV2Signature.sign(type, WechatV2Signature.content(fields), key.getBytes(StandardCharsets.UTF_8));
         return HexFormat.of().withUpperCase().formatHex(raw);
     }
 
     /** Renders the fields as WeChat does: CDATA for every value. */
     public static String xml(Map<String, String> fields) {
         var sb = new StringBuilder("<xml>");
-        fields.forEach((k, v) -> sb.append('<').append(k).append("><![CDATA[").append(v).append("]]></").append(k)
+        fields.forEach((k, v) -> sb.append('<')
+                .append(k)
+                .append("><![CDATA[")
+                .append(v)
+                .append("]]></")
+                .append(k)
                 .append('>'));
         return sb.append("</xml>").toString();
     }
@@ -72,8 +78,8 @@ public final class WechatV2Fixtures {
     }
 
     /** The decrypted fields of a refund notice ({@code <root>...</root>}). */
-    public static Map<String, String> refundInfo(String outTradeNo, String transactionId, long totalFee,
-            String refundStatus) {
+    public static Map<String, String> refundInfo(
+            String outTradeNo, String transactionId, long totalFee, String refundStatus) {
         var f = new LinkedHashMap<String, String>();
         f.put("out_refund_no", "R" + outTradeNo);
         f.put("out_trade_no", outTradeNo);
@@ -94,7 +100,12 @@ public final class WechatV2Fixtures {
     /** Encrypts {@code <root>fields</root>} as WeChat does: AES-256-ECB/PKCS#7, key = lowercase hex MD5(apiKey). */
     public static String encryptReqInfo(Map<String, String> info, String apiKey) {
         var sb = new StringBuilder("<root>");
-        info.forEach((k, v) -> sb.append('<').append(k).append("><![CDATA[").append(v).append("]]></").append(k)
+        info.forEach((k, v) -> sb.append('<')
+                .append(k)
+                .append("><![CDATA[")
+                .append(v)
+                .append("]]></")
+                .append(k)
                 .append('>'));
         sb.append("</root>");
         return encryptReqInfo(sb.toString().getBytes(StandardCharsets.UTF_8), apiKey);
@@ -103,7 +114,8 @@ public final class WechatV2Fixtures {
     public static String encryptReqInfo(byte[] plain, String apiKey) {
         try {
             var cipher = javax.crypto.Cipher.getInstance("AES/ECB/PKCS5Padding");
-            cipher.init(javax.crypto.Cipher.ENCRYPT_MODE,
+            cipher.init(
+                    javax.crypto.Cipher.ENCRYPT_MODE,
                     new javax.crypto.spec.SecretKeySpec(md5Hex(apiKey).getBytes(StandardCharsets.US_ASCII), "AES"));
             return Base64.getEncoder().encodeToString(cipher.doFinal(plain));
         } catch (GeneralSecurityException e) {
@@ -114,7 +126,8 @@ public final class WechatV2Fixtures {
     /** Lowercase hex MD5 of the UTF-8 text. */
     public static String md5Hex(String text) {
         try {
-            return HexFormat.of().formatHex(MessageDigest.getInstance("MD5").digest(text.getBytes(StandardCharsets.UTF_8)));
+            return HexFormat.of()
+                    .formatHex(MessageDigest.getInstance("MD5").digest(text.getBytes(StandardCharsets.UTF_8)));
         } catch (GeneralSecurityException e) {
             throw new IllegalStateException(e);
         }

@@ -115,7 +115,9 @@ public final class WechatV3Fixtures {
     public static String encrypt(byte[] key, String nonce, String associatedData, byte[] plaintext) {
         try {
             Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(key, "AES"),
+            cipher.init(
+                    Cipher.ENCRYPT_MODE,
+                    new SecretKeySpec(key, "AES"),
                     new GCMParameterSpec(128, nonce.getBytes(StandardCharsets.UTF_8)));
             if (associatedData != null) {
                 cipher.updateAAD(associatedData.getBytes(StandardCharsets.UTF_8));
@@ -128,7 +130,10 @@ public final class WechatV3Fixtures {
 
     /** Encrypts with the API v3 key of {@link TestChannels#WX3}. */
     public static String encrypt(String nonce, String associatedData, String plaintext) {
-        return encrypt(TestChannels.WX3_API_V3_KEY.getBytes(StandardCharsets.UTF_8), nonce, associatedData,
+        return encrypt(
+                TestChannels.WX3_API_V3_KEY.getBytes(StandardCharsets.UTF_8),
+                nonce,
+                associatedData,
                 plaintext.getBytes(StandardCharsets.UTF_8));
     }
 
@@ -166,7 +171,10 @@ public final class WechatV3Fixtures {
 
     /** Signs the body with the platform key that {@link TestChannels#WX3_CERT_SERIAL} names, timestamped now. */
     public static Delivery signed(String body) {
-        return signed(body.getBytes(StandardCharsets.UTF_8), TestKeys.WECHAT_V3_CERT, TestChannels.WX3_CERT_SERIAL,
+        return signed(
+                body.getBytes(StandardCharsets.UTF_8),
+                TestKeys.WECHAT_V3_CERT,
+                TestChannels.WX3_CERT_SERIAL,
                 Instant.now().getEpochSecond());
     }
 

@@ -40,7 +40,8 @@ public final class ProviderTimes {
             return null;
         }
         try {
-            return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+            return OffsetDateTime.parse(text, DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                    .toInstant();
         } catch (DateTimeParseException e) {
             return null;
         }

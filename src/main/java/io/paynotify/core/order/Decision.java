@@ -11,7 +11,8 @@ import java.util.List;
  * @param attention reason codes to add to the order's attention (empty for none)
  * @param successAck true when the provider gets its success ack, false for the failure ack (422)
  */
-public record Decision(Outcome outcome, Reason reason, OrderState newState, List<Reason> attention, boolean successAck) {
+public record Decision(
+        Outcome outcome, Reason reason, OrderState newState, List<Reason> attention, boolean successAck) {
 
     public Decision {
         attention = List.copyOf(attention);

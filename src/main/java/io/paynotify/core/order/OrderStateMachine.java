@@ -39,9 +39,10 @@ public final class OrderStateMachine {
             case PAID -> paid(order, n);
             case CLOSE -> close(order);
             case REFUND -> refund(order);
-            case INFO -> order == null
-                    ? Decision.ignored(Reason.NO_ORDER, List.of())
-                    : Decision.ignored(Reason.NOT_FINAL, List.of());
+            case INFO ->
+                order == null
+                        ? Decision.ignored(Reason.NO_ORDER, List.of())
+                        : Decision.ignored(Reason.NOT_FINAL, List.of());
             case UNKNOWN -> Decision.anomaly(Reason.UNKNOWN_STATUS, List.of());
         };
     }
@@ -55,9 +56,10 @@ public final class OrderStateMachine {
                 || !n.currency().equals(order.currency());
         List<Reason> mismatch = amountDiffers ? List.of(Reason.AMOUNT_MISMATCH) : List.of();
         return switch (order.state()) {
-            case PENDING -> amountDiffers
-                    ? Decision.anomaly(Reason.AMOUNT_MISMATCH, List.of())
-                    : Decision.applied(OrderState.SUCCESS);
+            case PENDING ->
+                amountDiffers
+                        ? Decision.anomaly(Reason.AMOUNT_MISMATCH, List.of())
+                        : Decision.applied(OrderState.SUCCESS);
             case SUCCESS -> {
                 if (!Objects.equals(order.transactionId(), n.transactionId())) {
                     yield Decision.anomaly(Reason.DUPLICATE_PAYMENT, mismatch);

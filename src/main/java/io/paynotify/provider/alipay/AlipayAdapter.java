@@ -60,8 +60,8 @@ public class AlipayAdapter implements NotifyAdapter {
         if (!Fields.present(sign) || algorithm == null || !channel.signTypes().contains(signType)) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
-        if (!AlipaySignature.verify(AlipaySignature.content(p), form.charset(), sign, algorithm,
-                channel.alipayPublicKeys())) {
+        if (!AlipaySignature.verify(
+                AlipaySignature.content(p), form.charset(), sign, algorithm, channel.alipayPublicKeys())) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
 
@@ -69,8 +69,11 @@ public class AlipayAdapter implements NotifyAdapter {
         String tradeNo = p.get("trade_no");
         String status = p.get("trade_status");
         String notifyId = p.get("notify_id");
-        if (!Fields.isOutTradeNo(outTradeNo, MAX_OUT_TRADE_NO) || !Fields.isToken(tradeNo) || !Fields.isToken(status)
-                || notifyId.length() > MAX_NOTIFY_ID || !notifyId.chars().allMatch(c -> c > 0x20 && c < 0x7F)) {
+        if (!Fields.isOutTradeNo(outTradeNo, MAX_OUT_TRADE_NO)
+                || !Fields.isToken(tradeNo)
+                || !Fields.isToken(status)
+                || notifyId.length() > MAX_NOTIFY_ID
+                || !notifyId.chars().allMatch(c -> c > 0x20 && c < 0x7F)) {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
         }
         NotifyClass cls = classify(p, status);

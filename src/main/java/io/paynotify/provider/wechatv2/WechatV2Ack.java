@@ -17,8 +17,11 @@ final class WechatV2Ack {
     private WechatV2Ack() {}
 
     static AckResponse failure(int status) {
-        return new AckResponse(status, CONTENT_TYPE, bytes("<xml><return_code><![CDATA[FAIL]]></return_code><return_msg><![CDATA["
-                + NotifyAdapter.reasonText(status) + "]]></return_msg></xml>"));
+        return new AckResponse(
+                status,
+                CONTENT_TYPE,
+                bytes("<xml><return_code><![CDATA[FAIL]]></return_code><return_msg><![CDATA["
+                        + NotifyAdapter.reasonText(status) + "]]></return_msg></xml>"));
     }
 
     private static byte[] bytes(String s) {

@@ -59,7 +59,8 @@ public class WechatV2Adapter implements NotifyAdapter {
         }
         WechatV2Signature.verify(f, channel);
 
-        NotifyClass cls = SUCCESS.equals(resultCode) ? NotifyClass.PAID
+        NotifyClass cls = SUCCESS.equals(resultCode)
+                ? NotifyClass.PAID
                 : FAIL.equals(resultCode) ? NotifyClass.INFO : NotifyClass.UNKNOWN;
         String outTradeNo = f.get("out_trade_no");
         if (!Fields.isOutTradeNo(outTradeNo, MAX_OUT_TRADE_NO) || !Fields.isToken(resultCode)) {

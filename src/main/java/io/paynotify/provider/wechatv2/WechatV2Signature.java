@@ -42,7 +42,8 @@ public final class WechatV2Signature {
         } else {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
-        if (!(MD5.equals(type) || HMAC_SHA256.equals(type)) || !channel.signTypes().contains(type)) {
+        if (!(MD5.equals(type) || HMAC_SHA256.equals(type))
+                || !channel.signTypes().contains(type)) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
         byte[] received = Hex.decode(sign);

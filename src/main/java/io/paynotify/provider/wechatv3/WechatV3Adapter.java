@@ -130,7 +130,9 @@ public class WechatV3Adapter implements NotifyAdapter {
                 throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
             }
         }
-        String currency = amount == null || !amount.has("currency") || amount.get("currency").isNull()
+        String currency = amount == null
+                        || !amount.has("currency")
+                        || amount.get("currency").isNull()
                 ? "CNY"
                 : Fields.currencyOrInvalid(WechatV3Json.text(amount, "currency"));
         // a refund notice's status is its refund_status; its success_time is the refund's, not a payment time

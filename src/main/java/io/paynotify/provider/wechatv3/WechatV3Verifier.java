@@ -68,8 +68,10 @@ final class WechatV3Verifier {
         if (types.size() > 1 || (types.size() == 1 && !RSA_SIGNATURE_TYPE.equals(types.get(0)))) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
-        if (!UNIX_SECONDS.matcher(timestamp).matches() || !NONCE_TEXT.matcher(nonce).matches()
-                || signature.startsWith(PROBE_PREFIX) || signature.length() > MAX_SIGNATURE_CHARS) {
+        if (!UNIX_SECONDS.matcher(timestamp).matches()
+                || !NONCE_TEXT.matcher(nonce).matches()
+                || signature.startsWith(PROBE_PREFIX)
+                || signature.length() > MAX_SIGNATURE_CHARS) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
         PublicKey key = platformKeys.get(serial);

@@ -20,8 +20,25 @@ class MinorUnitsTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", " 1", "1 ", "+1", "-1", "1.0", "1E+5000000", "1e3", "１００", "١٠٠", "0x10",
-        "10000000000", "99999999999", "1_000", "1,000", "\u00a01"})
+    @ValueSource(
+            strings = {
+                "",
+                " 1",
+                "1 ",
+                "+1",
+                "-1",
+                "1.0",
+                "1E+5000000",
+                "1e3",
+                "１００",
+                "١٠٠",
+                "0x10",
+                "10000000000",
+                "99999999999",
+                "1_000",
+                "1,000",
+                "\u00a01"
+            })
     void wechatFenRefusesAnythingElse(String text) {
         assertNull(MinorUnits.parseWechatFen(text));
     }
@@ -33,16 +50,46 @@ class MinorUnitsTest {
 
     @ParameterizedTest
     @CsvSource({
-        "0.01,1", "0.1,10", "1,100", "178,17800", "178.2,17820", "42.00,4200", "460.00,46000",
-        "100000000.00,10000000000", "999999999.99,99999999999", "0,0", "0.00,0", "000000001.01,101"
+        "0.01,1",
+        "0.1,10",
+        "1,100",
+        "178,17800",
+        "178.2,17820",
+        "42.00,4200",
+        "460.00,46000",
+        "100000000.00,10000000000",
+        "999999999.99,99999999999",
+        "0,0",
+        "0.00,0",
+        "000000001.01,101"
     })
     void alipayYuan(String text, long fen) {
         assertEquals(fen, MinorUnits.parseAlipayYuan(text));
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"", ".5", "1.", "1.001", "1,000.00", "1e2", "1E+5000000", "-1.00", "+1.00", " 1.00",
-        "1.00 ", "１.00", "1.０", "1000000000.00", "NaN", "Infinity", "0x1.0p0", "1..0", "1.0.0"})
+    @ValueSource(
+            strings = {
+                "",
+                ".5",
+                "1.",
+                "1.001",
+                "1,000.00",
+                "1e2",
+                "1E+5000000",
+                "-1.00",
+                "+1.00",
+                " 1.00",
+                "1.00 ",
+                "１.00",
+                "1.０",
+                "1000000000.00",
+                "NaN",
+                "Infinity",
+                "0x1.0p0",
+                "1..0",
+                "1.0.0"
+            })
     void alipayYuanRefusesAnythingElse(String text) {
         assertNull(MinorUnits.parseAlipayYuan(text));
     }

@@ -43,8 +43,21 @@ class OrderStateMachineTest {
     }
 
     static VerifiedNotification n(NotifyClass cls, Long amount, String currency, boolean finished, boolean mismatch) {
-        return new VerifiedNotification(Provider.ALIPAY, "ali-test", "O1", TXN, amount, currency,
-                finished ? "TRADE_FINISHED" : "TRADE_SUCCESS", cls, finished, null, mismatch, "n1", new byte[0], null,
+        return new VerifiedNotification(
+                Provider.ALIPAY,
+                "ali-test",
+                "O1",
+                TXN,
+                amount,
+                currency,
+                finished ? "TRADE_FINISHED" : "TRADE_SUCCESS",
+                cls,
+                finished,
+                null,
+                mismatch,
+                "n1",
+                new byte[0],
+                null,
                 Instant.EPOCH);
     }
 
@@ -86,8 +99,8 @@ class OrderStateMachineTest {
 
     @ParameterizedTest(name = "{0} x {1} -> {2} {3}")
     @MethodSource("matrix")
-    void everyCellOfTheMatrix(NotifyClass cls, Col col, Outcome outcome, Reason reason, OrderState newState,
-            boolean successAck) {
+    void everyCellOfTheMatrix(
+            NotifyClass cls, Col col, Outcome outcome, Reason reason, OrderState newState, boolean successAck) {
         Decision d = OrderStateMachine.decide(col.order(), n(cls), false);
         assertEquals(outcome, d.outcome());
         assertEquals(reason, d.reason());
@@ -171,8 +184,8 @@ class OrderStateMachineTest {
         assertTrue(other.successAck());
         assertEquals(List.of(Reason.DUPLICATE_PAYMENT, Reason.AMOUNT_MISMATCH), other.attention());
 
-        Decision closed = OrderStateMachine.decide(Col.CLOSED.order(), n(NotifyClass.PAID, AMOUNT, "USD", false,
-                false), false);
+        Decision closed =
+                OrderStateMachine.decide(Col.CLOSED.order(), n(NotifyClass.PAID, AMOUNT, "USD", false, false), false);
         assertEquals(Reason.PAID_AFTER_CLOSE, closed.reason());
         assertTrue(closed.successAck());
         assertEquals(List.of(Reason.PAID_AFTER_CLOSE, Reason.AMOUNT_MISMATCH), closed.attention());
@@ -196,7 +209,8 @@ class OrderStateMachineTest {
         // ... with another amount: still ALREADY_PAID, and the amount is flagged
         Decision differing = OrderStateMachine.decide(
                 new OrderSnapshot(OrderState.SUCCESS, AMOUNT, "CNY", TXN, "TRADE_SUCCESS"),
-                n(NotifyClass.PAID, AMOUNT + 5, "CNY", true, false), false);
+                n(NotifyClass.PAID, AMOUNT + 5, "CNY", true, false),
+                false);
         assertEquals(Reason.ALREADY_PAID, differing.reason());
         assertEquals(List.of(Reason.AMOUNT_MISMATCH), differing.attention());
 
@@ -208,8 +222,12 @@ class OrderStateMachineTest {
 
     @Test
     void everyReasonCarriesTheContractAckPolicy() {
-        List<Reason> fail = List.of(Reason.ACCOUNT_MISMATCH, Reason.TRANSACTION_ON_OTHER_ORDER, Reason.UNKNOWN_ORDER,
-                Reason.AMOUNT_MISMATCH, Reason.UNKNOWN_STATUS);
+        List<Reason> fail = List.of(
+                Reason.ACCOUNT_MISMATCH,
+                Reason.TRANSACTION_ON_OTHER_ORDER,
+                Reason.UNKNOWN_ORDER,
+                Reason.AMOUNT_MISMATCH,
+                Reason.UNKNOWN_STATUS);
         for (Reason r : Reason.values()) {
             assertEquals(!fail.contains(r), r.successAck(), r.name());
         }

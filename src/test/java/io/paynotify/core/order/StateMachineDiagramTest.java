@@ -29,37 +29,58 @@ class StateMachineDiagramTest {
     record Case(String column, OrderSnapshot order, String row, VerifiedNotification n, boolean elsewhere) {}
 
     static VerifiedNotification n(NotifyClass cls, long amount, String status, boolean finished, boolean mismatch) {
-        return new VerifiedNotification(Provider.ALIPAY, "c", "O", TXN, amount, "CNY", status, cls, finished, null,
-                mismatch, null, new byte[0], null, Instant.EPOCH);
+        return new VerifiedNotification(
+                Provider.ALIPAY,
+                "c",
+                "O",
+                TXN,
+                amount,
+                "CNY",
+                status,
+                cls,
+                finished,
+                null,
+                mismatch,
+                null,
+                new byte[0],
+                null,
+                Instant.EPOCH);
     }
 
     static List<Case> cases() {
         var columns = new ArrayList<Object[]>();
         columns.add(new Object[] {"none", null});
         columns.add(new Object[] {"PENDING", new OrderSnapshot(OrderState.PENDING, AMOUNT, "CNY", null, null)});
-        columns.add(new Object[] {"SUCCESS, same txn id",
-            new OrderSnapshot(OrderState.SUCCESS, AMOUNT, "CNY", TXN, "TRADE_SUCCESS")});
-        columns.add(new Object[] {"SUCCESS, other txn id",
-            new OrderSnapshot(OrderState.SUCCESS, AMOUNT, "CNY", "T-2", "TRADE_SUCCESS")});
+        columns.add(new Object[] {
+            "SUCCESS, same txn id", new OrderSnapshot(OrderState.SUCCESS, AMOUNT, "CNY", TXN, "TRADE_SUCCESS")
+        });
+        columns.add(new Object[] {
+            "SUCCESS, other txn id", new OrderSnapshot(OrderState.SUCCESS, AMOUNT, "CNY", "T-2", "TRADE_SUCCESS")
+        });
         columns.add(new Object[] {"CLOSED", new OrderSnapshot(OrderState.CLOSED, AMOUNT, "CNY", null, null)});
         var rows = new ArrayList<Object[]>();
         rows.add(new Object[] {"PAID", n(NotifyClass.PAID, AMOUNT, "TRADE_SUCCESS", false, false), false});
-        rows.add(new Object[] {"PAID, amount differs", n(NotifyClass.PAID, AMOUNT + 1, "TRADE_SUCCESS", false, false),
-            false});
-        rows.add(new Object[] {"PAID, Alipay TRADE_FINISHED", n(NotifyClass.PAID, AMOUNT, "TRADE_FINISHED", true,
-            false), false});
-        rows.add(new Object[] {"PAID, txn id on another order", n(NotifyClass.PAID, AMOUNT, "TRADE_SUCCESS", false,
-            false), true});
+        rows.add(new Object[] {
+            "PAID, amount differs", n(NotifyClass.PAID, AMOUNT + 1, "TRADE_SUCCESS", false, false), false
+        });
+        rows.add(new Object[] {
+            "PAID, Alipay TRADE_FINISHED", n(NotifyClass.PAID, AMOUNT, "TRADE_FINISHED", true, false), false
+        });
+        rows.add(new Object[] {
+            "PAID, txn id on another order", n(NotifyClass.PAID, AMOUNT, "TRADE_SUCCESS", false, false), true
+        });
         for (NotifyClass cls : List.of(NotifyClass.CLOSE, NotifyClass.REFUND, NotifyClass.INFO, NotifyClass.UNKNOWN)) {
             rows.add(new Object[] {cls.name(), n(cls, AMOUNT, "X", false, false), false});
         }
-        rows.add(new Object[] {"any class, account ids differ", n(NotifyClass.PAID, AMOUNT, "TRADE_SUCCESS", false,
-            true), false});
+        rows.add(new Object[] {
+            "any class, account ids differ", n(NotifyClass.PAID, AMOUNT, "TRADE_SUCCESS", false, true), false
+        });
         var out = new ArrayList<Case>();
         for (Object[] r : rows) {
             for (Object[] c : columns) {
-                out.add(new Case((String) c[0], (OrderSnapshot) c[1], (String) r[0], (VerifiedNotification) r[1],
-                        (Boolean) r[2]));
+                out.add(new Case(
+                        (String) c[0], (OrderSnapshot) c[1], (String) r[0], (VerifiedNotification) r[1], (Boolean)
+                                r[2]));
             }
         }
         return out;
@@ -101,8 +122,8 @@ class StateMachineDiagramTest {
             Decision d = OrderStateMachine.decide(c.order(), c.n(), c.elsewhere());
             String from = c.order().state().name();
             String to = d.newState() == null ? from : d.newState().name();
-            String label = c.row() + " / " + d.outcome().name() + (d.reason() == null ? "" : " " + d.reason().name())
-                    + (d.successAck() ? " ok" : " fail");
+            String label = c.row() + " / " + d.outcome().name()
+                    + (d.reason() == null ? "" : " " + d.reason().name()) + (d.successAck() ? " ok" : " fail");
             String edge = "    " + from + " --> " + to + " : " + label + "\n";
             // SUCCESS appears as two columns (same and other txn id); one edge per distinct label
             if (sb.indexOf(edge) < 0) {
@@ -133,7 +154,9 @@ class StateMachineDiagramTest {
                 currentRow = c.row();
                 sb.append("| ").append(c.row()).append(" |");
             }
-            sb.append(' ').append(cell(OrderStateMachine.decide(c.order(), c.n(), c.elsewhere()))).append(" |");
+            sb.append(' ')
+                    .append(cell(OrderStateMachine.decide(c.order(), c.n(), c.elsewhere())))
+                    .append(" |");
         }
         sb.append('\n');
         return sb.toString();

@@ -3,9 +3,9 @@ package io.paynotify.provider.alipay;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.paynotify.testing.AlipayFixtures;
 import io.paynotify.testing.Db;
 import io.paynotify.testing.TestChannels;
-import io.paynotify.testing.AlipayFixtures;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import java.net.URI;
@@ -39,8 +39,10 @@ class AlipayConcurrencyTest {
         AlipayHttp.insertOrder(no, 100);
         byte[] body = AlipayFixtures.signedBody(AlipayFixtures.paid(no, txn, "1.00"));
 
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).build();
+        HttpClient client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
         HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint.toString()))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/x-www-form-urlencoded; charset=utf-8")
@@ -81,10 +83,20 @@ class AlipayConcurrencyTest {
         int ok = statuses.getOrDefault(200, 0);
         int recorded = AlipayHttp.notifications(no).size();
         assertTrue(recorded >= ok && recorded <= N, "recorded " + recorded + ", success acks " + ok);
-        assertEquals(1, Db.count("SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?"
-                + " AND outcome = 'APPLIED'", TestChannels.ALI, no));
-        assertEquals(recorded - 1, Db.count("SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?"
-                + " AND outcome = 'DUPLICATE'", TestChannels.ALI, no));
+        assertEquals(
+                1,
+                Db.count(
+                        "SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?"
+                                + " AND outcome = 'APPLIED'",
+                        TestChannels.ALI,
+                        no));
+        assertEquals(
+                recorded - 1,
+                Db.count(
+                        "SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?"
+                                + " AND outcome = 'DUPLICATE'",
+                        TestChannels.ALI,
+                        no));
         var order = AlipayHttp.order(no);
         assertEquals("SUCCESS", order.get("state"));
         assertEquals(txn, order.get("transaction_id"));

@@ -37,11 +37,14 @@ final class AlipayHttp {
     }
 
     /** Sends byte[] bodies as they are under a form content type (rest-assured would try to encode a form). */
-    static final RestAssuredConfig RAW_FORM = RestAssured.config().encoderConfig(EncoderConfig.encoderConfig()
-            .encodeContentTypeAs("application/x-www-form-urlencoded", ContentType.BINARY));
+    static final RestAssuredConfig RAW_FORM = RestAssured.config()
+            .encoderConfig(EncoderConfig.encoderConfig()
+                    .encodeContentTypeAs("application/x-www-form-urlencoded", ContentType.BINARY));
 
     static Response post(String channel, byte[] body) {
-        return given().config(RAW_FORM).contentType("application/x-www-form-urlencoded; charset=utf-8").body(body)
+        return given().config(RAW_FORM)
+                .contentType("application/x-www-form-urlencoded; charset=utf-8")
+                .body(body)
                 .post("/notify/alipay/" + channel);
     }
 
@@ -72,9 +75,13 @@ final class AlipayHttp {
     }
 
     static void markPaid(String no, String tradeNo, String status) {
-        Db.update("UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = timestamptz"
-                + " '2020-01-01 00:00:00+00', paid_provider_status = ? WHERE channel = ? AND out_trade_no = ?",
-                tradeNo, status, TestChannels.ALI, no);
+        Db.update(
+                "UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = timestamptz"
+                        + " '2020-01-01 00:00:00+00', paid_provider_status = ? WHERE channel = ? AND out_trade_no = ?",
+                tradeNo,
+                status,
+                TestChannels.ALI,
+                no);
     }
 
     static void markPaid(String no, String tradeNo) {
@@ -109,8 +116,13 @@ final class AlipayHttp {
         return Db.count("SELECT count(*) FROM notifications");
     }
 
-    static void assertNotification(Map<String, Object> row, String outcome, String reason, String providerStatus,
-            Long amount, String tradeNo) {
+    static void assertNotification(
+            Map<String, Object> row,
+            String outcome,
+            String reason,
+            String providerStatus,
+            Long amount,
+            String tradeNo) {
         assertEquals(outcome, row.get("outcome"), "outcome");
         assertEquals(reason, row.get("reason"), "reason");
         assertEquals(providerStatus, row.get("provider_status"), "provider_status");
@@ -119,8 +131,8 @@ final class AlipayHttp {
         assertEquals("ALIPAY", row.get("provider"));
     }
 
-    static void assertOrder(String channel, String no, String state, String tradeNo, Instant paidAt,
-            List<String> attention) {
+    static void assertOrder(
+            String channel, String no, String state, String tradeNo, Instant paidAt, List<String> attention) {
         Map<String, Object> o = order(channel, no);
         assertEquals(state, o.get("state"), "state");
         assertEquals(tradeNo, o.get("transaction_id"), "transaction_id");

@@ -22,10 +22,10 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 import io.paynotify.testing.AlipayFixtures;
 import io.paynotify.testing.Db;
 import io.paynotify.testing.TestChannels;
+import io.quarkus.test.junit.QuarkusTest;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import io.quarkus.test.junit.QuarkusTest;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -96,8 +96,10 @@ class AlipayOutcomeMatrixTest {
         String t = newTradeNo();
         insertOrder(no, 100);
         // the compared amount is total_amount, never receipt_amount or buyer_pay_amount
-        assertFail(postSigned(with(notice(no, t, "1.01", "TRADE_SUCCESS"), "receipt_amount", "1.00",
-                "buyer_pay_amount", "1.00")), 422);
+        assertFail(
+                postSigned(with(
+                        notice(no, t, "1.01", "TRADE_SUCCESS"), "receipt_amount", "1.00", "buyer_pay_amount", "1.00")),
+                422);
         assertNotification(lastNotification(no), "ANOMALY", "AMOUNT_MISMATCH", "TRADE_SUCCESS", 101L, t);
         assertOrder(no, "PENDING", null, null, List.of("AMOUNT_MISMATCH"));
     }
@@ -107,8 +109,16 @@ class AlipayOutcomeMatrixTest {
         String no = newOrderNo();
         String t = newTradeNo();
         insertOrder(no, 100);
-        assertOk(postSigned(with(notice(no, t, "1.00", "TRADE_SUCCESS"), "receipt_amount", "0.80",
-                "buyer_pay_amount", "0.70", "invoice_amount", "0.80", "point_amount", "0.20")));
+        assertOk(postSigned(with(
+                notice(no, t, "1.00", "TRADE_SUCCESS"),
+                "receipt_amount",
+                "0.80",
+                "buyer_pay_amount",
+                "0.70",
+                "invoice_amount",
+                "0.80",
+                "point_amount",
+                "0.20")));
         assertOrder(no, "SUCCESS", t, GMT_PAYMENT, List.of());
     }
 
@@ -239,8 +249,14 @@ class AlipayOutcomeMatrixTest {
     // ---- REFUND
 
     static Map<String, String> refund(String no, String t, String status) {
-        return with(notice(no, t, "1.00", status), "refund_fee", "1.00", "out_biz_no", "RF" + no,
-                "gmt_refund", "2026-01-03 10:00:00.123");
+        return with(
+                notice(no, t, "1.00", status),
+                "refund_fee",
+                "1.00",
+                "out_biz_no",
+                "RF" + no,
+                "gmt_refund",
+                "2026-01-03 10:00:00.123");
     }
 
     @Test
@@ -265,9 +281,9 @@ class AlipayOutcomeMatrixTest {
 
     @Test
     void eachRefundFieldAloneMakesARefund() {
-        for (String[] kv : new String[][] {
-            {"refund_fee", "0.01"}, {"out_biz_no", "RF-1"}, {"gmt_refund", "2026-01-03 10:00:00"}
-        }) {
+        for (String[] kv :
+                new String[][] {{"refund_fee", "0.01"}, {"out_biz_no", "RF-1"}, {"gmt_refund", "2026-01-03 10:00:00"}
+                }) {
             for (String status : List.of("TRADE_SUCCESS", "TRADE_CLOSED")) {
                 String no = newOrderNo();
                 String t = newTradeNo();
@@ -320,8 +336,14 @@ class AlipayOutcomeMatrixTest {
         // an empty refund field is absent (and unsigned)
         String emptyNo = newOrderNo();
         insertOrder(emptyNo, 100);
-        assertOk(postSigned(with(notice(emptyNo, newTradeNo(), "1.00", "TRADE_SUCCESS"), "out_biz_no", "",
-                "gmt_refund", "", "refund_fee", "")));
+        assertOk(postSigned(with(
+                notice(emptyNo, newTradeNo(), "1.00", "TRADE_SUCCESS"),
+                "out_biz_no",
+                "",
+                "gmt_refund",
+                "",
+                "refund_fee",
+                "")));
         assertEquals("SUCCESS", order(emptyNo).get("state"));
     }
 
@@ -331,8 +353,8 @@ class AlipayOutcomeMatrixTest {
     void waitBuyerPayIsNoOrderOrNotFinal() {
         String none = newOrderNo();
         assertOk(postSigned(notice(none, newTradeNo(), "1.00", "WAIT_BUYER_PAY")));
-        assertNotification(lastNotification(none), "IGNORED", "NO_ORDER", "WAIT_BUYER_PAY", 100L,
-                (String) lastNotification(none).get("transaction_id"));
+        assertNotification(lastNotification(none), "IGNORED", "NO_ORDER", "WAIT_BUYER_PAY", 100L, (String)
+                lastNotification(none).get("transaction_id"));
 
         String pending = newOrderNo();
         String paid = newOrderNo();
@@ -372,8 +394,8 @@ class AlipayOutcomeMatrixTest {
         markPaid(paid, t);
         markPaid(paidOther, newTradeNo());
         markClosed(closed);
-        List<String> statuses = List.of("TRADE_PENDING", "trade_success", "TRADE_SUCCESS_", "WAIT_SELLER_SEND_GOODS",
-                "Trade_Closed");
+        List<String> statuses =
+                List.of("TRADE_PENDING", "trade_success", "TRADE_SUCCESS_", "WAIT_SELLER_SEND_GOODS", "Trade_Closed");
         int i = 0;
         for (String no : List.of(none, pending, paid, paidOther, closed)) {
             String status = statuses.get(i++);
@@ -392,8 +414,14 @@ class AlipayOutcomeMatrixTest {
     void appIdDifferingFromTheChannelIsAccountMismatch() {
         String no = newOrderNo();
         insertOrder(no, 100);
-        assertFail(postSigned(with(notice(no, newTradeNo(), "1.00", "TRADE_SUCCESS"), "app_id",
-                TestChannels.ALI_RSA_APPID, "auth_app_id", TestChannels.ALI_RSA_APPID)), 422);
+        assertFail(
+                postSigned(with(
+                        notice(no, newTradeNo(), "1.00", "TRADE_SUCCESS"),
+                        "app_id",
+                        TestChannels.ALI_RSA_APPID,
+                        "auth_app_id",
+                        TestChannels.ALI_RSA_APPID)),
+                422);
         assertEquals("ACCOUNT_MISMATCH", lastNotification(no).get("reason"));
         assertOrder(no, "PENDING", null, null, List.of("ACCOUNT_MISMATCH"));
     }
@@ -402,8 +430,9 @@ class AlipayOutcomeMatrixTest {
     void authAppIdDifferingFromAppIdIsAccountMismatch() {
         String no = newOrderNo();
         insertOrder(no, 100);
-        assertFail(postSigned(with(notice(no, newTradeNo(), "1.00", "TRADE_SUCCESS"), "auth_app_id",
-                "2021000000000097")), 422);
+        assertFail(
+                postSigned(with(notice(no, newTradeNo(), "1.00", "TRADE_SUCCESS"), "auth_app_id", "2021000000000097")),
+                422);
         assertEquals("ACCOUNT_MISMATCH", lastNotification(no).get("reason"));
         assertOrder(no, "PENDING", null, null, List.of("ACCOUNT_MISMATCH"));
 
@@ -411,8 +440,8 @@ class AlipayOutcomeMatrixTest {
         String fine = newOrderNo();
         String t = newTradeNo();
         insertOrder(fine, 100);
-        assertOk(postSigned(with(notice(fine, t, "1.00", "TRADE_SUCCESS"), "auth_app_id", null, "seller_id",
-                "2088999999999999")));
+        assertOk(postSigned(
+                with(notice(fine, t, "1.00", "TRADE_SUCCESS"), "auth_app_id", null, "seller_id", "2088999999999999")));
         assertOrder(fine, "SUCCESS", t, GMT_PAYMENT, List.of());
     }
 
@@ -435,8 +464,9 @@ class AlipayOutcomeMatrixTest {
         String no = newOrderNo();
         String t = newTradeNo();
         Db.insertOrder(TestChannels.ALI_RSA, "ALIPAY", no, 100);
-        assertOk(post(TestChannels.ALI_RSA, AlipayFixtures.signedBody(AlipayFixtures.onRsaChannel(
-                notice(no, t, "1.00", "TRADE_SUCCESS")))));
+        assertOk(post(
+                TestChannels.ALI_RSA,
+                AlipayFixtures.signedBody(AlipayFixtures.onRsaChannel(notice(no, t, "1.00", "TRADE_SUCCESS")))));
         assertOrder(TestChannels.ALI_RSA, no, "SUCCESS", t, GMT_PAYMENT, List.of());
     }
 
@@ -473,8 +503,8 @@ class AlipayOutcomeMatrixTest {
         markClosed(closed);
         for (String no : List.of(none, pending, paid, closed)) {
             assertFail(postSigned(notice(no, t, "1.00", "TRADE_FINISHED")), 422);
-            assertNotification(lastNotification(no), "ANOMALY", "TRANSACTION_ON_OTHER_ORDER", "TRADE_FINISHED",
-                    100L, t);
+            assertNotification(
+                    lastNotification(no), "ANOMALY", "TRANSACTION_ON_OTHER_ORDER", "TRADE_FINISHED", 100L, t);
         }
         assertOrder(pending, "PENDING", null, null, List.of("TRANSACTION_ON_OTHER_ORDER"));
         assertOrder(paid, "SUCCESS", paidT, FIXTURE_PAID_AT, List.of("TRANSACTION_ON_OTHER_ORDER"));
@@ -502,8 +532,12 @@ class AlipayOutcomeMatrixTest {
         assertOk(postSigned(notice(no, newTradeNo(), "3.00", "TRADE_SUCCESS")));
         assertOk(postSigned(notice(no, t, "1.00", "WAIT_BUYER_PAY")));
         assertOk(postSigned(notice(no, newTradeNo(), "1.00", "TRADE_SUCCESS")));
-        assertOrder(no, "SUCCESS", t, FIXTURE_PAID_AT, List.of("CLOSED_AFTER_PAID", "DUPLICATE_PAYMENT",
-                "AMOUNT_MISMATCH"));
+        assertOrder(
+                no,
+                "SUCCESS",
+                t,
+                FIXTURE_PAID_AT,
+                List.of("CLOSED_AFTER_PAID", "DUPLICATE_PAYMENT", "AMOUNT_MISMATCH"));
         assertEquals(5, notifications(no).size());
     }
 
@@ -512,9 +546,13 @@ class AlipayOutcomeMatrixTest {
         String no = newOrderNo();
         String t = newTradeNo();
         long id = insertOrder(no, 100);
-        Db.update("INSERT INTO notifications (channel, provider, out_trade_no, order_id, provider_status, outcome,"
-                + " reason, raw_body, received_at) SELECT ?, 'ALIPAY', ?, ?, 'WAIT_BUYER_PAY', 'IGNORED', 'NOT_FINAL',"
-                + " '\\x00'::bytea, now() FROM generate_series(1, 499)", TestChannels.ALI, no, id);
+        Db.update(
+                "INSERT INTO notifications (channel, provider, out_trade_no, order_id, provider_status, outcome,"
+                        + " reason, raw_body, received_at) SELECT ?, 'ALIPAY', ?, ?, 'WAIT_BUYER_PAY', 'IGNORED', 'NOT_FINAL',"
+                        + " '\\x00'::bytea, now() FROM generate_series(1, 499)",
+                TestChannels.ALI,
+                no,
+                id);
         assertOk(postSigned(notice(no, t, "1.00", "TRADE_SUCCESS")));
         assertOk(postSigned(notice(no, t, "1.00", "TRADE_SUCCESS")));
         assertOk(postSigned(notice(no, t, "1.00", "TRADE_SUCCESS")));

@@ -45,12 +45,13 @@ class AlipaySignatureTest {
 
     @Test
     void contentOfTheDocumentedExample() {
-        assertEquals("app_id=2015102700040153&body=大乐透2.1&buyer_id=2088102116773037&charset=utf-8"
-                + "&gmt_close=2016-07-19 14:10:46&gmt_create=2016-07-19 14:10:44&gmt_payment=2016-07-19 14:10:47"
-                + "&notify_id=4a91b7a78a503640467525113fb7d8bg8e&notify_time=2016-07-19 14:10:49"
-                + "&notify_type=trade_status_sync&out_trade_no=0719141034-6418&refund_fee=0.00"
-                + "&seller_id=2088102119685838&subject=大乐透2.1&total_amount=2.00"
-                + "&trade_no=2016071921001003030200089909&trade_status=TRADE_SUCCESS&version=1.0",
+        assertEquals(
+                "app_id=2015102700040153&body=大乐透2.1&buyer_id=2088102116773037&charset=utf-8"
+                        + "&gmt_close=2016-07-19 14:10:46&gmt_create=2016-07-19 14:10:44&gmt_payment=2016-07-19 14:10:47"
+                        + "&notify_id=4a91b7a78a503640467525113fb7d8bg8e&notify_time=2016-07-19 14:10:49"
+                        + "&notify_type=trade_status_sync&out_trade_no=0719141034-6418&refund_fee=0.00"
+                        + "&seller_id=2088102119685838&subject=大乐透2.1&total_amount=2.00"
+                        + "&trade_no=2016071921001003030200089909&trade_status=TRADE_SUCCESS&version=1.0",
                 AlipaySignature.content(documentedExample()));
     }
 
@@ -74,11 +75,20 @@ class AlipaySignatureTest {
     @Test
     void verifiesWithAnyKeyOfARotationAndRefusesAStranger() {
         String content = AlipaySignature.content(documentedExample());
-        String sign = AlipayFixtures.sign(content, StandardCharsets.UTF_8,
-                TestKeys.pair(TestKeys.ALIPAY_NEXT).getPrivate(), "RSA2");
-        var both = List.of(TestKeys.pair(TestKeys.ALIPAY).getPublic(), TestKeys.pair(TestKeys.ALIPAY_NEXT).getPublic());
+        String sign = AlipayFixtures.sign(
+                content,
+                StandardCharsets.UTF_8,
+                TestKeys.pair(TestKeys.ALIPAY_NEXT).getPrivate(),
+                "RSA2");
+        var both = List.of(
+                TestKeys.pair(TestKeys.ALIPAY).getPublic(),
+                TestKeys.pair(TestKeys.ALIPAY_NEXT).getPublic());
         assertTrue(AlipaySignature.verify(content, StandardCharsets.UTF_8, sign, "SHA256withRSA", both));
-        assertFalse(AlipaySignature.verify(content, StandardCharsets.UTF_8, sign, "SHA256withRSA",
+        assertFalse(AlipaySignature.verify(
+                content,
+                StandardCharsets.UTF_8,
+                sign,
+                "SHA256withRSA",
                 List.of(TestKeys.pair(TestKeys.STRANGER).getPublic())));
         assertFalse(AlipaySignature.verify(content + "x", StandardCharsets.UTF_8, sign, "SHA256withRSA", both));
         // the same signature checked as SHA1 fails: the algorithm is part of what is verified

@@ -8,9 +8,9 @@ import static io.paynotify.provider.alipay.AlipayHttp.assertOk;
 import static io.paynotify.provider.alipay.AlipayHttp.assertOrder;
 import static io.paynotify.provider.alipay.AlipayHttp.insertOrder;
 import static io.paynotify.provider.alipay.AlipayHttp.lastNotification;
-import static io.paynotify.provider.alipay.AlipayHttp.notifications;
 import static io.paynotify.provider.alipay.AlipayHttp.newOrderNo;
 import static io.paynotify.provider.alipay.AlipayHttp.newTradeNo;
+import static io.paynotify.provider.alipay.AlipayHttp.notifications;
 import static io.paynotify.provider.alipay.AlipayHttp.order;
 import static io.paynotify.provider.alipay.AlipayHttp.post;
 import static io.paynotify.provider.alipay.AlipayHttp.postSigned;
@@ -103,13 +103,20 @@ class AlipayVerificationTest {
     void aStrangerKeyIs401() {
         String no = newOrderNo();
         insertOrder(no, 100);
-        assertRefused(AlipayFixtures.body(AlipayFixtures.signed(paid(no, newTradeNo(), "1.00"), TestKeys.STRANGER,
-                "RSA2")), 401);
+        assertRefused(
+                AlipayFixtures.body(AlipayFixtures.signed(paid(no, newTradeNo(), "1.00"), TestKeys.STRANGER, "RSA2")),
+                401);
         // ali-rsa knows only the first key
         String rsaNo = newOrderNo();
         Db.insertOrder(TestChannels.ALI_RSA, "ALIPAY", rsaNo, 100);
-        assertRefused(() -> post(TestChannels.ALI_RSA, AlipayFixtures.body(AlipayFixtures.signed(
-                AlipayFixtures.onRsaChannel(paid(rsaNo, newTradeNo(), "1.00")), TestKeys.ALIPAY_NEXT, "RSA2"))), 401);
+        assertRefused(
+                () -> post(
+                        TestChannels.ALI_RSA,
+                        AlipayFixtures.body(AlipayFixtures.signed(
+                                AlipayFixtures.onRsaChannel(paid(rsaNo, newTradeNo(), "1.00")),
+                                TestKeys.ALIPAY_NEXT,
+                                "RSA2"))),
+                401);
         assertEquals("PENDING", order(no).get("state"));
     }
 
@@ -117,8 +124,9 @@ class AlipayVerificationTest {
     void rsaIsADowngradeWhereOnlyRsa2IsAllowed() {
         String no = newOrderNo();
         insertOrder(no, 100);
-        assertRefused(AlipayFixtures.body(AlipayFixtures.signed(paid(no, newTradeNo(), "1.00"), TestKeys.ALIPAY,
-                "RSA")), 401);
+        assertRefused(
+                AlipayFixtures.body(AlipayFixtures.signed(paid(no, newTradeNo(), "1.00"), TestKeys.ALIPAY, "RSA")),
+                401);
         assertEquals("PENDING", order(no).get("state"));
     }
 
@@ -128,15 +136,17 @@ class AlipayVerificationTest {
             String no = newOrderNo();
             String t = newTradeNo();
             Db.insertOrder(TestChannels.ALI_RSA, "ALIPAY", no, 100);
-            assertOk(post(TestChannels.ALI_RSA, AlipayFixtures.body(AlipayFixtures.signed(
-                    AlipayFixtures.onRsaChannel(paid(no, t, "1.00")), TestKeys.ALIPAY, type))));
+            assertOk(post(
+                    TestChannels.ALI_RSA,
+                    AlipayFixtures.body(AlipayFixtures.signed(
+                            AlipayFixtures.onRsaChannel(paid(no, t, "1.00")), TestKeys.ALIPAY, type))));
             assertOrder(TestChannels.ALI_RSA, no, "SUCCESS", t, GMT_PAYMENT, List.of());
         }
         // an RSA2 signature labelled RSA (or the reverse) does not verify
         String no = newOrderNo();
         Db.insertOrder(TestChannels.ALI_RSA, "ALIPAY", no, 100);
-        var p = AlipayFixtures.signed(AlipayFixtures.onRsaChannel(paid(no, newTradeNo(), "1.00")), TestKeys.ALIPAY,
-                "RSA2");
+        var p = AlipayFixtures.signed(
+                AlipayFixtures.onRsaChannel(paid(no, newTradeNo(), "1.00")), TestKeys.ALIPAY, "RSA2");
         p.put("sign_type", "RSA");
         assertRefused(() -> post(TestChannels.ALI_RSA, AlipayFixtures.body(p)), 401);
     }
@@ -178,8 +188,13 @@ class AlipayVerificationTest {
         insertOrder(no, 100);
         var signed = AlipayFixtures.signed(paid(no, newTradeNo(), "1.00"), TestKeys.ALIPAY, "RSA2");
         for (String[] change : new String[][] {
-            {"total_amount", "0.01"}, {"trade_status", "TRADE_FINISHED"}, {"subject", "x"}, {"passback_params", "x"},
-            {"gmt_payment", "2026-01-02 11:04:06"}, {"trade_no", newTradeNo()}, {"charset", "UTF-8"}
+            {"total_amount", "0.01"},
+            {"trade_status", "TRADE_FINISHED"},
+            {"subject", "x"},
+            {"passback_params", "x"},
+            {"gmt_payment", "2026-01-02 11:04:06"},
+            {"trade_no", newTradeNo()},
+            {"charset", "UTF-8"}
         }) {
             assertRefused(AlipayFixtures.body(with(signed, change[0], change[1])), 401);
         }
@@ -207,8 +222,7 @@ class AlipayVerificationTest {
             String no = newOrderNo();
             String t = newTradeNo();
             insertOrder(no, 100);
-            var p = with(paid(no, t, "1.00"), "charset", charset, "subject", "大乐透2.1 测试", "body",
-                    "中文 + & = % 空格");
+            var p = with(paid(no, t, "1.00"), "charset", charset, "subject", "大乐透2.1 测试", "body", "中文 + & = % 空格");
             byte[] body = AlipayFixtures.signedBody(p);
             // 测 is B2 E2 in GBK
             assertTrue(str(body).contains("%B2%E2"), str(body));
@@ -247,9 +261,15 @@ class AlipayVerificationTest {
         String no = newOrderNo();
         String t = newTradeNo();
         insertOrder(no, 100);
-        var p = with(paid(no, t, "1.00"), "subject", "a+b & c=d %41 100% 😀 空 格", "body", "  lead and trail  ",
+        var p = with(
+                paid(no, t, "1.00"),
+                "subject",
+                "a+b & c=d %41 100% 😀 空 格",
+                "body",
+                "  lead and trail  ",
                 // the merchant URL-encoded passback_params; it arrives still encoded and must not be decoded twice
-                "passback_params", "%7B%22k%22%3A%22v%2Bw%22%7D");
+                "passback_params",
+                "%7B%22k%22%3A%22v%2Bw%22%7D");
         byte[] body = AlipayFixtures.signedBody(p);
         assertTrue(str(body).contains("passback_params=%257B%2522k"), str(body));
         assertOk(post(body));
@@ -261,8 +281,15 @@ class AlipayVerificationTest {
         String no = newOrderNo();
         insertOrder(no, 100);
         String body = str(AlipayFixtures.signedBody(paid(no, newTradeNo(), "1.00")));
-        for (String extra : List.of("&notify_id=x", "&out_trade_no=" + no, "&charset=utf-8", "&charset=gbk",
-                "&sign_type=RSA2", "&sign=AAAA", "&trade_status=TRADE_SUCCESS", "&total_amount=1.00",
+        for (String extra : List.of(
+                "&notify_id=x",
+                "&out_trade_no=" + no,
+                "&charset=utf-8",
+                "&charset=gbk",
+                "&sign_type=RSA2",
+                "&sign=AAAA",
+                "&trade_status=TRADE_SUCCESS",
+                "&total_amount=1.00",
                 "&out%5Ftrade%5Fno=" + no)) {
             assertRefused(ascii(body + extra), 400);
             assertRefused(ascii(extra.substring(1) + "&" + body), 400);
@@ -276,9 +303,9 @@ class AlipayVerificationTest {
         insertOrder(no, 100);
         for (String cs : List.of("latin1", "ISO-8859-1", "utf-16", "big5", "gb18030", "UTF-8 ", "utf_8", "ascii")) {
             var p = with(paid(no, newTradeNo(), "1.00"), "charset", cs);
-            String body = str(AlipayFixtures.body(AlipayFixtures.signed(with(p, "charset", "utf-8"),
-                    TestKeys.ALIPAY, "RSA2"))).replace("charset=utf-8", "charset=" + java.net.URLEncoder.encode(cs,
-                    StandardCharsets.UTF_8));
+            String body = str(AlipayFixtures.body(
+                            AlipayFixtures.signed(with(p, "charset", "utf-8"), TestKeys.ALIPAY, "RSA2")))
+                    .replace("charset=utf-8", "charset=" + java.net.URLEncoder.encode(cs, StandardCharsets.UTF_8));
             assertRefused(ascii(body), 400);
         }
     }
@@ -288,8 +315,19 @@ class AlipayVerificationTest {
         String no = newOrderNo();
         insertOrder(no, 100);
         String body = str(AlipayFixtures.signedBody(paid(no, newTradeNo(), "1.00")));
-        for (String bad : List.of("&memo=%zz", "&memo=%4", "&memo=%", "&memo=%G1", "&memo=%%41", "&memo=%C0%AF",
-                "&memo=%FF", "&memo=%E6%B5", "&memo=%ED%A0%80", "&memo=a%00b", "&%ZZ=1", "&=value")) {
+        for (String bad : List.of(
+                "&memo=%zz",
+                "&memo=%4",
+                "&memo=%",
+                "&memo=%G1",
+                "&memo=%%41",
+                "&memo=%C0%AF",
+                "&memo=%FF",
+                "&memo=%E6%B5",
+                "&memo=%ED%A0%80",
+                "&memo=a%00b",
+                "&%ZZ=1",
+                "&=value")) {
             assertRefused(ascii(body + bad), 400);
         }
         // in GBK too: a lead byte without its trail byte
@@ -304,8 +342,8 @@ class AlipayVerificationTest {
     void missingRequiredFieldsAre400() {
         String no = newOrderNo();
         insertOrder(no, 100);
-        for (String field : List.of("notify_id", "app_id", "out_trade_no", "trade_no", "trade_status",
-                "total_amount")) {
+        for (String field :
+                List.of("notify_id", "app_id", "out_trade_no", "trade_no", "trade_status", "total_amount")) {
             assertRefused(AlipayFixtures.signedBody(with(paid(no, newTradeNo(), "1.00"), field, null)), 400);
             assertRefused(AlipayFixtures.signedBody(with(paid(no, newTradeNo(), "1.00"), field, "")), 400);
         }
@@ -325,11 +363,15 @@ class AlipayVerificationTest {
     @Test
     void malformedIdsAre400() {
         for (String[] kv : new String[][] {
-            {"out_trade_no", "A".repeat(65)}, {"out_trade_no", "ORD 1"}, {"out_trade_no", "订单"},
-            {"trade_no", "T".repeat(65)}, {"trade_no", "T 1"}, {"notify_id", "n".repeat(129)}, {"notify_id", "n 1"}
+            {"out_trade_no", "A".repeat(65)},
+            {"out_trade_no", "ORD 1"},
+            {"out_trade_no", "订单"},
+            {"trade_no", "T".repeat(65)},
+            {"trade_no", "T 1"},
+            {"notify_id", "n".repeat(129)},
+            {"notify_id", "n 1"}
         }) {
-            assertRefused(AlipayFixtures.signedBody(with(paid(newOrderNo(), newTradeNo(), "1.00"), kv[0], kv[1])),
-                    400);
+            assertRefused(AlipayFixtures.signedBody(with(paid(newOrderNo(), newTradeNo(), "1.00"), kv[0], kv[1])), 400);
         }
         // 64 characters is the Alipay maximum
         String no = "Ab0_-|*" + "x".repeat(57);
@@ -343,8 +385,13 @@ class AlipayVerificationTest {
 
     @Test
     void amountsAtTheBounds() {
-        String[][] cases = {{"0.01", "1"}, {"100000000.00", "10000000000"}, {"100000000", "10000000000"},
-            {"178.2", "17820"}, {"5", "500"}};
+        String[][] cases = {
+            {"0.01", "1"},
+            {"100000000.00", "10000000000"},
+            {"100000000", "10000000000"},
+            {"178.2", "17820"},
+            {"5", "500"}
+        };
         for (String[] c : cases) {
             String no = newOrderNo();
             String t = newTradeNo();
@@ -360,8 +407,21 @@ class AlipayVerificationTest {
     void malformedTotalAmountOnAPaidNoticeIs400() {
         String no = newOrderNo();
         insertOrder(no, 100);
-        for (String amount : List.of("１.00", "1E+5000000", "-1.00", "+1.00", " 1.00", "1.00 ", "1.001", "1,000.00",
-                ".5", "1.", "1000000000.00", "0x1", "NaN", "1e2")) {
+        for (String amount : List.of(
+                "１.00",
+                "1E+5000000",
+                "-1.00",
+                "+1.00",
+                " 1.00",
+                "1.00 ",
+                "1.001",
+                "1,000.00",
+                ".5",
+                "1.",
+                "1000000000.00",
+                "0x1",
+                "NaN",
+                "1e2")) {
             assertRefused(AlipayFixtures.signedBody(paid(no, newTradeNo(), amount)), 400);
         }
         assertEquals("PENDING", order(no).get("state"));
@@ -387,8 +447,10 @@ class AlipayVerificationTest {
         insertOrder(no, 100);
         for (String status : List.of("TRADE_SUCCESS", "TRADE_CLOSED", "WAIT_BUYER_PAY", "TRADE_FINISHED")) {
             for (String fee : List.of("abc", "1.001", "-1.00", "+1", "１.00", "1E+5000000", " 0.00")) {
-                assertRefused(AlipayFixtures.signedBody(with(AlipayFixtures.notice(no, newTradeNo(), "1.00", status),
-                        "refund_fee", fee)), 400);
+                assertRefused(
+                        AlipayFixtures.signedBody(
+                                with(AlipayFixtures.notice(no, newTradeNo(), "1.00", status), "refund_fee", fee)),
+                        400);
             }
         }
         assertEquals("PENDING", order(no).get("state"));
@@ -407,8 +469,9 @@ class AlipayVerificationTest {
 
     @Test
     void absentOrMalformedGmtPaymentIsTheReceivedAt() {
-        for (String gmt : new String[] {null, "", "2026-02-30 11:04:05", "2026-01-02T11:04:05", "20260102110405",
-            "2026-01-02 11:04"}) {
+        for (String gmt : new String[] {
+            null, "", "2026-02-30 11:04:05", "2026-01-02T11:04:05", "20260102110405", "2026-01-02 11:04"
+        }) {
             String no = newOrderNo();
             String t = newTradeNo();
             insertOrder(no, 100);
@@ -499,12 +562,17 @@ class AlipayVerificationTest {
 
     @Test
     void contentTypeIsNeitherRequiredNorTrusted() {
-        for (String type : List.of("application/json", "text/plain", "application/xml",
+        for (String type : List.of(
+                "application/json",
+                "text/plain",
+                "application/xml",
                 "application/x-www-form-urlencoded; charset=iso-8859-1")) {
             String no = newOrderNo();
             String t = newTradeNo();
             insertOrder(no, 100);
-            assertOk(given().config(AlipayHttp.RAW_FORM).contentType(type).body(AlipayFixtures.signedBody(paid(no, t, "1.00")))
+            assertOk(given().config(AlipayHttp.RAW_FORM)
+                    .contentType(type)
+                    .body(AlipayFixtures.signedBody(paid(no, t, "1.00")))
                     .post("/notify/alipay/" + TestChannels.ALI));
             assertApplied(no, t);
         }

@@ -26,29 +26,31 @@ final class RawHttp {
             OutputStream out = s.getOutputStream();
             String head = "POST " + path + " HTTP/1.1\r\nHost: localhost\r\nContent-Type: text/xml\r\n"
                     + (chunked ? "Transfer-Encoding: chunked\r\n" : "Content-Length: " + body.length + "\r\n") + "\r\n";
-            Thread writer = new Thread(() -> {
-                try {
-                    out.write(head.getBytes(StandardCharsets.US_ASCII));
-                    int chunk = 4096;
-                    for (int off = 0; off < body.length; off += chunk) {
-                        int n = Math.min(chunk, body.length - off);
-                        if (chunked) {
-                            out.write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+            Thread writer = new Thread(
+                    () -> {
+                        try {
+                            out.write(head.getBytes(StandardCharsets.US_ASCII));
+                            int chunk = 4096;
+                            for (int off = 0; off < body.length; off += chunk) {
+                                int n = Math.min(chunk, body.length - off);
+                                if (chunked) {
+                                    out.write((Integer.toHexString(n) + "\r\n").getBytes(StandardCharsets.US_ASCII));
+                                }
+                                out.write(body, off, n);
+                                if (chunked) {
+                                    out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
+                                }
+                                out.flush();
+                            }
+                            if (chunked) {
+                                out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
+                            }
+                            out.flush();
+                        } catch (IOException e) {
+                            // the server answered and closed without reading everything: expected for refused bodies
                         }
-                        out.write(body, off, n);
-                        if (chunked) {
-                            out.write("\r\n".getBytes(StandardCharsets.US_ASCII));
-                        }
-                        out.flush();
-                    }
-                    if (chunked) {
-                        out.write("0\r\n\r\n".getBytes(StandardCharsets.US_ASCII));
-                    }
-                    out.flush();
-                } catch (IOException e) {
-                    // the server answered and closed without reading everything: expected for refused bodies
-                }
-            }, "raw-http-writer");
+                    },
+                    "raw-http-writer");
             writer.setDaemon(true);
             writer.start();
             InputStream in = s.getInputStream();

@@ -37,11 +37,13 @@ class WechatV2ConcurrencyTest {
         String no = WechatV2Http.newOrderNo();
         String txn = WechatV2Http.newTxn();
         WechatV2Http.insertOrder(no, 100);
-        byte[] body = WechatV2Fixtures.body(WechatV2Fixtures.signed(WechatV2Fixtures.paid(no, txn, 100),
-                TestChannels.WX_KEY, "HMAC-SHA256"));
+        byte[] body = WechatV2Fixtures.body(
+                WechatV2Fixtures.signed(WechatV2Fixtures.paid(no, txn, 100), TestChannels.WX_KEY, "HMAC-SHA256"));
 
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(Duration.ofSeconds(10)).build();
+        HttpClient client = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(10))
+                .build();
         HttpRequest request = HttpRequest.newBuilder(URI.create(endpoint.toString()))
                 .timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "text/xml")
@@ -82,10 +84,20 @@ class WechatV2ConcurrencyTest {
         int ok = statuses.getOrDefault(200, 0);
         int recorded = WechatV2Http.notifications(no).size();
         assertTrue(recorded >= ok && recorded <= N, "recorded " + recorded + ", success acks " + ok);
-        assertEquals(1, Db.count("SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?"
-                + " AND outcome = 'APPLIED'", TestChannels.WX, no));
-        assertEquals(recorded - 1, Db.count("SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?"
-                + " AND outcome = 'DUPLICATE'", TestChannels.WX, no));
+        assertEquals(
+                1,
+                Db.count(
+                        "SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?"
+                                + " AND outcome = 'APPLIED'",
+                        TestChannels.WX,
+                        no));
+        assertEquals(
+                recorded - 1,
+                Db.count(
+                        "SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?"
+                                + " AND outcome = 'DUPLICATE'",
+                        TestChannels.WX,
+                        no));
         var order = WechatV2Http.order(no);
         assertEquals("SUCCESS", order.get("state"));
         assertEquals(txn, order.get("transaction_id"));

@@ -73,8 +73,12 @@ final class WechatV2Http {
     }
 
     static void markPaid(String no, String txn) {
-        Db.update("UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = timestamptz '2020-01-01 00:00:00+00',"
-                + " paid_provider_status = 'SUCCESS' WHERE channel = ? AND out_trade_no = ?", txn, TestChannels.WX, no);
+        Db.update(
+                "UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = timestamptz '2020-01-01 00:00:00+00',"
+                        + " paid_provider_status = 'SUCCESS' WHERE channel = ? AND out_trade_no = ?",
+                txn,
+                TestChannels.WX,
+                no);
     }
 
     static void markClosed(String no) {
@@ -86,8 +90,8 @@ final class WechatV2Http {
     }
 
     static List<Map<String, Object>> notifications(String no) {
-        return Db.rows("SELECT * FROM notifications WHERE channel = ? AND out_trade_no = ? ORDER BY id",
-                TestChannels.WX, no);
+        return Db.rows(
+                "SELECT * FROM notifications WHERE channel = ? AND out_trade_no = ? ORDER BY id", TestChannels.WX, no);
     }
 
     static Map<String, Object> lastNotification(String no) {
@@ -100,8 +104,13 @@ final class WechatV2Http {
     }
 
     /** The notification row's outcome, reason, provider status, amount and transaction id. */
-    static void assertNotification(Map<String, Object> row, String outcome, String reason, String providerStatus,
-            Long amount, String transactionId) {
+    static void assertNotification(
+            Map<String, Object> row,
+            String outcome,
+            String reason,
+            String providerStatus,
+            Long amount,
+            String transactionId) {
         assertEquals(outcome, row.get("outcome"), "outcome");
         assertEquals(reason, row.get("reason"), "reason");
         assertEquals(providerStatus, row.get("provider_status"), "provider_status");

@@ -36,9 +36,11 @@ class WechatV2NotifyTest {
                 .contentType("application/xml")
                 .body(equalTo(OK));
 
-        var order = Db.row("SELECT state, paid_at FROM orders WHERE channel = ? AND out_trade_no = ?", TestChannels.WX, no);
+        var order =
+                Db.row("SELECT state, paid_at FROM orders WHERE channel = ? AND out_trade_no = ?", TestChannels.WX, no);
         assertEquals("SUCCESS", order.get("state"));
         assertEquals("2014-09-03T05:15:40Z", order.get("paid_at").toString());
-        assertEquals(1, Db.count("SELECT count(*) FROM notifications WHERE out_trade_no = ? AND outcome = 'APPLIED'", no));
+        assertEquals(
+                1, Db.count("SELECT count(*) FROM notifications WHERE out_trade_no = ? AND outcome = 'APPLIED'", no));
     }
 }

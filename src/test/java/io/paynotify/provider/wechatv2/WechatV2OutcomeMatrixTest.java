@@ -431,8 +431,12 @@ class WechatV2OutcomeMatrixTest {
         String owner = newOrderNo();
         String txn = newTxn();
         Db.insertOrder(TestChannels.WX_HMAC, "WECHATPAY_V2", owner, 100);
-        Db.update("UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = now() WHERE channel = ? AND"
-                + " out_trade_no = ?", txn, TestChannels.WX_HMAC, owner);
+        Db.update(
+                "UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = now() WHERE channel = ? AND"
+                        + " out_trade_no = ?",
+                txn,
+                TestChannels.WX_HMAC,
+                owner);
         String no = newOrderNo();
         insertOrder(no, 100);
         assertAck(postSigned(paid(no, txn, 100)), 422, FAIL_422);
@@ -443,8 +447,12 @@ class WechatV2OutcomeMatrixTest {
         String ali = newOrderNo();
         String shared = newTxn();
         Db.insertOrder(TestChannels.ALI, "ALIPAY", ali, 100);
-        Db.update("UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = now() WHERE channel = ? AND"
-                + " out_trade_no = ?", shared, TestChannels.ALI, ali);
+        Db.update(
+                "UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = now() WHERE channel = ? AND"
+                        + " out_trade_no = ?",
+                shared,
+                TestChannels.ALI,
+                ali);
         String mine = newOrderNo();
         insertOrder(mine, 100);
         assertOk(postSigned(paid(mine, shared, 100)));
@@ -473,9 +481,13 @@ class WechatV2OutcomeMatrixTest {
         String no = newOrderNo();
         String txn = newTxn();
         long id = insertOrder(no, 100);
-        Db.update("INSERT INTO notifications (channel, provider, out_trade_no, order_id, provider_status, outcome,"
-                + " reason, raw_body, received_at) SELECT ?, 'WECHATPAY_V2', ?, ?, 'FAIL', 'IGNORED', 'NOT_FINAL',"
-                + " '\\x00'::bytea, now() FROM generate_series(1, 499)", TestChannels.WX, no, id);
+        Db.update(
+                "INSERT INTO notifications (channel, provider, out_trade_no, order_id, provider_status, outcome,"
+                        + " reason, raw_body, received_at) SELECT ?, 'WECHATPAY_V2', ?, ?, 'FAIL', 'IGNORED', 'NOT_FINAL',"
+                        + " '\\x00'::bytea, now() FROM generate_series(1, 499)",
+                TestChannels.WX,
+                no,
+                id);
         assertEquals(499, notifications(no).size());
 
         assertOk(postSigned(paid(no, txn, 100)));
@@ -487,8 +499,8 @@ class WechatV2OutcomeMatrixTest {
         assertOk(postSigned(paid(no, txn, 100)));
         assertAck(postSigned(unknown(no, txn)), 422, FAIL_422);
         assertEquals(500, notifications(no).size());
-        assertEquals(0, Db.count("SELECT count(*) FROM notifications WHERE out_trade_no = ? AND outcome = 'DUPLICATE'",
-                no));
+        assertEquals(
+                0, Db.count("SELECT count(*) FROM notifications WHERE out_trade_no = ? AND outcome = 'DUPLICATE'", no));
         // the decision still applies to the order: the anomaly is flagged even though it is not recorded
         assertOrder(no, "SUCCESS", txn, TIME_END, List.of("UNKNOWN_STATUS"));
     }

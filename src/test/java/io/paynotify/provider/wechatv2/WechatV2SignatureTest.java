@@ -39,7 +39,8 @@ class WechatV2SignatureTest {
         var f = vectorFields();
         f.put("sign", "ANYTHING");
         f.put("attach", "");
-        assertEquals("appid=wxd930ea5d5a258f4f&body=test&device_info=1000&mch_id=10000100&nonce_str=ibuaiVcKdpRxkhJA",
+        assertEquals(
+                "appid=wxd930ea5d5a258f4f&body=test&device_info=1000&mch_id=10000100&nonce_str=ibuaiVcKdpRxkhJA",
                 WechatV2Signature.content(f));
     }
 
@@ -47,21 +48,25 @@ class WechatV2SignatureTest {
     void contentKeepsSignType() {
         var f = vectorFields();
         f.put("sign_type", "HMAC-SHA256");
-        assertEquals("appid=wxd930ea5d5a258f4f&body=test&device_info=1000&mch_id=10000100&nonce_str=ibuaiVcKdpRxkhJA"
-                + "&sign_type=HMAC-SHA256", WechatV2Signature.content(f));
+        assertEquals(
+                "appid=wxd930ea5d5a258f4f&body=test&device_info=1000&mch_id=10000100&nonce_str=ibuaiVcKdpRxkhJA"
+                        + "&sign_type=HMAC-SHA256",
+                WechatV2Signature.content(f));
     }
 
     @Test
     void md5Vector() {
-        byte[] sign = WechatV2Signature.sign(WechatV2Signature.MD5, WechatV2Signature.content(vectorFields()),
-                KEY.getBytes(StandardCharsets.UTF_8));
+        byte[] sign = WechatV2Signature.sign(
+                WechatV2Signature.MD5, WechatV2Signature.content(vectorFields()), KEY.getBytes(StandardCharsets.UTF_8));
         assertEquals("9A0A8659F005D6984697E2CA0A9CF3B7", hex(sign));
     }
 
     @Test
     void hmacSha256VectorCoversTheKeySuffix() {
-        byte[] sign = WechatV2Signature.sign(WechatV2Signature.HMAC_SHA256,
-                WechatV2Signature.content(vectorFields()), KEY.getBytes(StandardCharsets.UTF_8));
+        byte[] sign = WechatV2Signature.sign(
+                WechatV2Signature.HMAC_SHA256,
+                WechatV2Signature.content(vectorFields()),
+                KEY.getBytes(StandardCharsets.UTF_8));
         assertEquals("6A9AE1657590FD6257D693A078E1C3E4BB6BA4DC30B23E0EE2496E54170DACD6", hex(sign));
         // the wrong reading (HMAC over stringA alone) gives f734f0e6...: make sure we are not doing that
         assertNotEquals("F734F0E6", hex(sign).substring(0, 8));
@@ -87,9 +92,11 @@ class WechatV2SignatureTest {
     void aes256EcbVector() throws Exception {
         // PROTOCOLS.md §1.8 (wechatpay-php AesEcbTest): the cipher the decryptor uses, with its published vector
         Cipher c = Cipher.getInstance("AES/ECB/PKCS5Padding");
-        c.init(Cipher.DECRYPT_MODE, new SecretKeySpec(
-                "0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII), "AES"));
-        assertEquals("hello", new String(c.doFinal(Base64.getDecoder().decode("pZwJZBLuy3mDACEQT4YTBw==")),
-                StandardCharsets.UTF_8));
+        c.init(
+                Cipher.DECRYPT_MODE,
+                new SecretKeySpec("0123456789abcdef0123456789abcdef".getBytes(StandardCharsets.US_ASCII), "AES"));
+        assertEquals(
+                "hello",
+                new String(c.doFinal(Base64.getDecoder().decode("pZwJZBLuy3mDACEQT4YTBw==")), StandardCharsets.UTF_8));
     }
 }

@@ -106,8 +106,13 @@ class WechatV2VerificationTest {
         var f = hmacChannelNotice(no, txn);
         f.put("sign_type", "HMAC-SHA256");
         assertOk(post(TestChannels.WX_HMAC, signed(f, TestChannels.WX_HMAC_KEY, "HMAC-SHA256")));
-        assertEquals("SUCCESS", io.paynotify.testing.Db.row("SELECT state FROM orders WHERE channel = ? AND"
-                + " out_trade_no = ?", TestChannels.WX_HMAC, no).get("state"));
+        assertEquals(
+                "SUCCESS",
+                io.paynotify.testing.Db.row(
+                                "SELECT state FROM orders WHERE channel = ? AND" + " out_trade_no = ?",
+                                TestChannels.WX_HMAC,
+                                no)
+                        .get("state"));
     }
 
     static Map<String, String> hmacChannelNotice(String no, String txn) {
@@ -132,8 +137,9 @@ class WechatV2VerificationTest {
 
         String hmacNo = newOrderNo();
         io.paynotify.testing.Db.insertOrder(TestChannels.WX_HMAC, "WECHATPAY_V2", hmacNo, 100);
-        assertOk(post(TestChannels.WX_HMAC, signed(hmacChannelNotice(hmacNo, newTxn()), TestChannels.WX_HMAC_KEY,
-                "HMAC-SHA256")));
+        assertOk(post(
+                TestChannels.WX_HMAC,
+                signed(hmacChannelNotice(hmacNo, newTxn()), TestChannels.WX_HMAC_KEY, "HMAC-SHA256")));
     }
 
     @Test
@@ -155,8 +161,12 @@ class WechatV2VerificationTest {
         insertOrder(no, 100);
         var f = WechatV2Fixtures.signed(paid(no, newTxn(), 100), TestChannels.WX_KEY, "MD5");
         for (String[] change : new String[][] {
-            {"total_fee", "1"}, {"out_trade_no", newOrderNo()}, {"attach", "x"}, {"sign_type", "MD5"},
-            {"nonce_str", "5d2b6c2a8db53831f7eda20af46e531d"}, {"transaction_id", newTxn()}
+            {"total_fee", "1"},
+            {"out_trade_no", newOrderNo()},
+            {"attach", "x"},
+            {"sign_type", "MD5"},
+            {"nonce_str", "5d2b6c2a8db53831f7eda20af46e531d"},
+            {"transaction_id", newTxn()}
         }) {
             var t = new LinkedHashMap<>(f);
             t.put(change[0], change[1]);
@@ -179,17 +189,24 @@ class WechatV2VerificationTest {
         var empty = new LinkedHashMap<>(f);
         empty.put("sign", "");
         assertRefused(WechatV2Fixtures.body(empty), 401, FAIL_401);
-        assertRefused(WechatV2Fixtures.xml(f).replace("</xml>", "<sign></sign></xml>")
-                .getBytes(StandardCharsets.UTF_8), 401, FAIL_401);
-        assertRefused(WechatV2Fixtures.xml(f).replace("</xml>", "<sign/></xml>")
-                .getBytes(StandardCharsets.UTF_8), 401, FAIL_401);
+        assertRefused(
+                WechatV2Fixtures.xml(f).replace("</xml>", "<sign></sign></xml>").getBytes(StandardCharsets.UTF_8),
+                401,
+                FAIL_401);
+        assertRefused(
+                WechatV2Fixtures.xml(f).replace("</xml>", "<sign/></xml>").getBytes(StandardCharsets.UTF_8),
+                401,
+                FAIL_401);
         assertEquals("PENDING", order(no).get("state"));
     }
 
     @Test
     void returnCodeFailIsAlways401() {
-        assertRefused("<xml><return_code><![CDATA[FAIL]]></return_code><return_msg><![CDATA[签名失败]]></return_msg></xml>"
-                .getBytes(StandardCharsets.UTF_8), 401, FAIL_401);
+        assertRefused(
+                "<xml><return_code><![CDATA[FAIL]]></return_code><return_msg><![CDATA[签名失败]]></return_msg></xml>"
+                        .getBytes(StandardCharsets.UTF_8),
+                401,
+                FAIL_401);
         assertRefused("<xml><return_code>FAIL</return_code></xml>".getBytes(StandardCharsets.UTF_8), 401, FAIL_401);
         // even with every field present and a valid signature
         String no = newOrderNo();
@@ -215,8 +232,12 @@ class WechatV2VerificationTest {
         var badType = new LinkedHashMap<>(f);
         badType.put("sign_type", "junk");
         var bodies = new java.util.HashSet<String>();
-        for (byte[] body : List.of(WechatV2Fixtures.body(f), WechatV2Fixtures.body(tampered), md5(failCode),
-                md5(badType), signed(f, "strangerstrangerstrangerstranger", "HMAC-SHA256"),
+        for (byte[] body : List.of(
+                WechatV2Fixtures.body(f),
+                WechatV2Fixtures.body(tampered),
+                md5(failCode),
+                md5(badType),
+                signed(f, "strangerstrangerstrangerstranger", "HMAC-SHA256"),
                 WechatV2Fixtures.body(WechatV2Fixtures.refundNotice("AAAAAAAAAAAAAAAAAAAAAA==")))) {
             Response r = post(body);
             assertEquals(401, r.statusCode());
@@ -232,13 +253,21 @@ class WechatV2VerificationTest {
         io.paynotify.testing.Db.insertOrder(TestChannels.WX_HMAC, "WECHATPAY_V2", no, 100);
         var declared = hmacChannelNotice(no, newTxn());
         declared.put("sign_type", "MD5");
-        assertRefused(() -> post(TestChannels.WX_HMAC, signed(declared, TestChannels.WX_HMAC_KEY, "MD5")), 401,
-                FAIL_401);
+        assertRefused(
+                () -> post(TestChannels.WX_HMAC, signed(declared, TestChannels.WX_HMAC_KEY, "MD5")), 401, FAIL_401);
         // inferred from a 32-hex sign: still MD5, still refused
-        assertRefused(() -> post(TestChannels.WX_HMAC, signed(hmacChannelNotice(no, newTxn()),
-                TestChannels.WX_HMAC_KEY, "MD5")), 401, FAIL_401);
-        assertEquals("PENDING", io.paynotify.testing.Db.row("SELECT state FROM orders WHERE channel = ? AND"
-                + " out_trade_no = ?", TestChannels.WX_HMAC, no).get("state"));
+        assertRefused(
+                () -> post(
+                        TestChannels.WX_HMAC, signed(hmacChannelNotice(no, newTxn()), TestChannels.WX_HMAC_KEY, "MD5")),
+                401,
+                FAIL_401);
+        assertEquals(
+                "PENDING",
+                io.paynotify.testing.Db.row(
+                                "SELECT state FROM orders WHERE channel = ? AND" + " out_trade_no = ?",
+                                TestChannels.WX_HMAC,
+                                no)
+                        .get("state"));
     }
 
     @Test
@@ -276,8 +305,8 @@ class WechatV2VerificationTest {
             assertApplied(no, txn);
             String stranger = newOrderNo();
             insertOrder(stranger, 100);
-            assertRefused(signed(paid(stranger, newTxn(), 100), "strangerstrangerstrangerstranger", type), 401,
-                    FAIL_401);
+            assertRefused(
+                    signed(paid(stranger, newTxn(), 100), "strangerstrangerstrangerstranger", type), 401, FAIL_401);
             // another channel's key is a stranger here too
             assertRefused(signed(paid(stranger, newTxn(), 100), TestChannels.WX_HMAC_KEY, type), 401, FAIL_401);
         }
@@ -294,7 +323,8 @@ class WechatV2VerificationTest {
         assertOk(post(md5(f)));
         assertApplied(no, txn);
         // the raw body is stored exactly as received
-        assertEquals(new String(md5(f), StandardCharsets.UTF_8),
+        assertEquals(
+                new String(md5(f), StandardCharsets.UTF_8),
                 new String((byte[]) lastNotification(no).get("raw_body"), StandardCharsets.UTF_8));
     }
 
@@ -366,8 +396,8 @@ class WechatV2VerificationTest {
             Files.writeString(secret, "TOP-SECRET-VALUE");
             String no = newOrderNo();
             String xml = "<?xml version=\"1.0\"?><!DOCTYPE xml [<!ENTITY xxe SYSTEM \"" + secret.toUri() + "\">]>"
-                    + WechatV2Fixtures.xml(WechatV2Fixtures.signed(paid(no, newTxn(), 100), TestChannels.WX_KEY,
-                            "MD5")).replace("<![CDATA[JSAPI]]>", "&xxe;");
+                    + WechatV2Fixtures.xml(WechatV2Fixtures.signed(paid(no, newTxn(), 100), TestChannels.WX_KEY, "MD5"))
+                            .replace("<![CDATA[JSAPI]]>", "&xxe;");
             long before = allNotifications();
             Response r = post(xml.getBytes(StandardCharsets.UTF_8));
             assertAck(r, 400, FAIL_400);
@@ -383,16 +413,19 @@ class WechatV2VerificationTest {
         try (var listener = new SafeXmlTest.Listener()) {
             String no = newOrderNo();
             insertOrder(no, 100);
-            String signedXml = WechatV2Fixtures.xml(WechatV2Fixtures.signed(paid(no, newTxn(), 100),
-                    TestChannels.WX_KEY, "MD5"));
+            String signedXml =
+                    WechatV2Fixtures.xml(WechatV2Fixtures.signed(paid(no, newTxn(), 100), TestChannels.WX_KEY, "MD5"));
             for (String xml : List.of(
                     "<!DOCTYPE xml [<!ENTITY % remote SYSTEM \"" + listener.url("/evil.dtd") + "\"> %remote;]>"
                             + signedXml,
                     "<!DOCTYPE xml [<!ENTITY x SYSTEM \"" + listener.url("/x") + "\">]>"
                             + signedXml.replace("<![CDATA[JSAPI]]>", "&x;"),
                     "<!DOCTYPE xml SYSTEM \"" + listener.url("/ext.dtd") + "\">" + signedXml,
-                    signedXml.replace("<xml>", "<xml xmlns:xi=\"http://www.w3.org/2001/XInclude\">")
-                            .replace("</xml>", "<xi:include href=\"" + listener.url("/xi") + "\" parse=\"text\"/></xml>"),
+                    signedXml
+                            .replace("<xml>", "<xml xmlns:xi=\"http://www.w3.org/2001/XInclude\">")
+                            .replace(
+                                    "</xml>",
+                                    "<xi:include href=\"" + listener.url("/xi") + "\" parse=\"text\"/></xml>"),
                     signedXml.replace("</xml>", "<xi:include href=\"" + listener.url("/xi2") + "\"/></xml>"))) {
                 assertRefused(xml.getBytes(StandardCharsets.UTF_8), 400, FAIL_400);
             }
@@ -405,7 +438,11 @@ class WechatV2VerificationTest {
     void billionLaughsIs400() {
         var sb = new StringBuilder("<?xml version=\"1.0\"?><!DOCTYPE xml [<!ENTITY lol0 \"lol\">");
         for (int i = 1; i <= 9; i++) {
-            sb.append("<!ENTITY lol").append(i).append(" \"").append(("&lol" + (i - 1) + ";").repeat(10)).append("\">");
+            sb.append("<!ENTITY lol")
+                    .append(i)
+                    .append(" \"")
+                    .append(("&lol" + (i - 1) + ";").repeat(10))
+                    .append("\">");
         }
         sb.append("]><xml><return_code>&lol9;</return_code></xml>");
         assertRefused(sb.toString().getBytes(StandardCharsets.UTF_8), 400, FAIL_400);
@@ -424,20 +461,27 @@ class WechatV2VerificationTest {
         bom[2] = (byte) 0xBF;
         System.arraycopy(utf8, 0, bom, 3, utf8.length);
         assertRefused(bom, 400, FAIL_400);
-        assertRefused(("<?xml version=\"1.0\" encoding=\"UTF-16\"?>" + xml).getBytes(StandardCharsets.UTF_8), 400,
-                FAIL_400);
-        assertRefused(("<?xml version=\"1.0\" encoding=\"UTF-16\"?>" + xml).getBytes(StandardCharsets.UTF_16), 400,
-                FAIL_400);
+        assertRefused(
+                ("<?xml version=\"1.0\" encoding=\"UTF-16\"?>" + xml).getBytes(StandardCharsets.UTF_8), 400, FAIL_400);
+        assertRefused(
+                ("<?xml version=\"1.0\" encoding=\"UTF-16\"?>" + xml).getBytes(StandardCharsets.UTF_16), 400, FAIL_400);
         assertRefused((xml + xml).getBytes(StandardCharsets.UTF_8), 400, FAIL_400);
         assertRefused((xml + "junk").getBytes(StandardCharsets.UTF_8), 400, FAIL_400);
         assertRefused((xml + "<x/>").getBytes(StandardCharsets.UTF_8), 400, FAIL_400);
         assertRefused(xml.replace("<![CDATA[CFT]]>", "<b>CFT</b>").getBytes(StandardCharsets.UTF_8), 400, FAIL_400);
-        assertRefused(xml.replace("</xml>", "<total_fee>100</total_fee></xml>").getBytes(StandardCharsets.UTF_8),
-                400, FAIL_400);
-        assertRefused(xml.replace("</xml>", "<nonce_str><![CDATA[5d2b6c2a8db53831f7eda20af46e531c]]></nonce_str>"
-                + "</xml>").getBytes(StandardCharsets.UTF_8), 400, FAIL_400);
-        assertRefused(xml.replace("<xml>", "<root>").replace("</xml>", "</root>").getBytes(StandardCharsets.UTF_8),
-                400, FAIL_400);
+        assertRefused(
+                xml.replace("</xml>", "<total_fee>100</total_fee></xml>").getBytes(StandardCharsets.UTF_8),
+                400,
+                FAIL_400);
+        assertRefused(
+                xml.replace("</xml>", "<nonce_str><![CDATA[5d2b6c2a8db53831f7eda20af46e531c]]></nonce_str>" + "</xml>")
+                        .getBytes(StandardCharsets.UTF_8),
+                400,
+                FAIL_400);
+        assertRefused(
+                xml.replace("<xml>", "<root>").replace("</xml>", "</root>").getBytes(StandardCharsets.UTF_8),
+                400,
+                FAIL_400);
         assertRefused(xml.substring(0, xml.length() - 3).getBytes(StandardCharsets.UTF_8), 400, FAIL_400);
         assertRefused(new byte[0], 400, FAIL_400);
         assertRefused("{\"return_code\":\"SUCCESS\"}".getBytes(StandardCharsets.UTF_8), 400, FAIL_400);
@@ -467,8 +511,8 @@ class WechatV2VerificationTest {
             assertEquals(before, allNotifications());
         }
         // a much larger declared body is refused on its headers alone
-        RawHttp.Answer huge = RawHttp.post(base.getPort(), "/notify/wechatpay/" + TestChannels.WX,
-                new byte[10 * 1024 * 1024], false);
+        RawHttp.Answer huge =
+                RawHttp.post(base.getPort(), "/notify/wechatpay/" + TestChannels.WX, new byte[10 * 1024 * 1024], false);
         assertEquals(413, huge.status());
         assertEquals(FAIL_413, huge.body());
     }
@@ -496,8 +540,8 @@ class WechatV2VerificationTest {
     @Test
     void unknownChannelOrAnotherProvidersChannelIs404WithTheV2FailureAck() {
         byte[] body = md5(paid(newOrderNo(), newTxn(), 100));
-        for (String channel : List.of("nope", TestChannels.ALI, TestChannels.ALI_RSA, TestChannels.WX3, "WX-TEST",
-                "wx-test-")) {
+        for (String channel :
+                List.of("nope", TestChannels.ALI, TestChannels.ALI_RSA, TestChannels.WX3, "WX-TEST", "wx-test-")) {
             assertRefused(() -> post(channel, body), 404, FAIL_404);
         }
     }
@@ -508,8 +552,9 @@ class WechatV2VerificationTest {
             String no = newOrderNo();
             String txn = newTxn();
             insertOrder(no, 100);
-            assertOk(given().contentType(type).body(md5(paid(no, txn, 100))).post("/notify/wechatpay/"
-                    + TestChannels.WX));
+            assertOk(given().contentType(type)
+                    .body(md5(paid(no, txn, 100)))
+                    .post("/notify/wechatpay/" + TestChannels.WX));
             assertApplied(no, txn);
         }
     }
@@ -520,8 +565,8 @@ class WechatV2VerificationTest {
     void missingRequiredFieldsAre400() {
         String no = newOrderNo();
         insertOrder(no, 100);
-        for (String field : List.of("return_code", "appid", "mch_id", "result_code", "out_trade_no", "transaction_id",
-                "total_fee")) {
+        for (String field : List.of(
+                "return_code", "appid", "mch_id", "result_code", "out_trade_no", "transaction_id", "total_fee")) {
             var f = paid(no, newTxn(), 100);
             f.remove(field);
             assertRefused(md5(f), 400, FAIL_400);
@@ -572,8 +617,8 @@ class WechatV2VerificationTest {
     void malformedTotalFeeOnAPaidNoticeIs400() {
         String no = newOrderNo();
         insertOrder(no, 100);
-        for (String fee : List.of("１００", "1E+5000000", "-1", "+1", " 1", "1 ", "1.0", "100.00", "0x64", "1e2",
-                "١٠٠", "99999999999")) {
+        for (String fee : List.of(
+                "１００", "1E+5000000", "-1", "+1", " 1", "1 ", "1.0", "100.00", "0x64", "1e2", "١٠٠", "99999999999")) {
             var f = paid(no, newTxn(), 100);
             f.put("total_fee", fee);
             assertRefused(md5(f), 400, FAIL_400);
@@ -598,8 +643,8 @@ class WechatV2VerificationTest {
         markPaid(no, txn);
         var refund = WechatV2Fixtures.refundInfo(no, txn, 100, "SUCCESS");
         refund.put("total_fee", "１００");
-        assertOk(post(WechatV2Fixtures.body(WechatV2Fixtures.refundNotice(
-                WechatV2Fixtures.encryptReqInfo(refund, TestChannels.WX_KEY)))));
+        assertOk(post(WechatV2Fixtures.body(
+                WechatV2Fixtures.refundNotice(WechatV2Fixtures.encryptReqInfo(refund, TestChannels.WX_KEY)))));
         assertNotification(lastNotification(no), "IGNORED", "REFUND", "SUCCESS", null, txn);
     }
 
@@ -619,8 +664,8 @@ class WechatV2VerificationTest {
 
     @Test
     void absentOrMalformedTimeEndIsTheReceivedAtOfTheApplyingNotification() {
-        for (String timeEnd : new String[] {null, "", "20140231131540", "2014-09-03 13:15:40", "201409031315",
-            "２０１４０９０３１３１５４０"}) {
+        for (String timeEnd :
+                new String[] {null, "", "20140231131540", "2014-09-03 13:15:40", "201409031315", "２０１４０９０３１３１５４０"}) {
             String no = newOrderNo();
             String txn = newTxn();
             insertOrder(no, 100);
@@ -635,7 +680,8 @@ class WechatV2VerificationTest {
             var row = lastNotification(no);
             Instant receivedAt = (Instant) row.get("received_at");
             assertOrder(no, "SUCCESS", txn, receivedAt, List.of());
-            assertTrue(!receivedAt.isBefore(before.minusSeconds(5)) && !receivedAt.isAfter(Instant.now()),
+            assertTrue(
+                    !receivedAt.isBefore(before.minusSeconds(5)) && !receivedAt.isAfter(Instant.now()),
                     "receivedAt " + receivedAt + " is the arrival time");
             // a later duplicate does not move paidAt
             assertOk(post(md5(f)));
@@ -672,11 +718,17 @@ class WechatV2VerificationTest {
 
     static String rawKeyEncrypt(Map<String, String> info) throws Exception {
         var sb = new StringBuilder("<root>");
-        info.forEach((k, v) -> sb.append('<').append(k).append('>').append(v).append("</").append(k).append('>'));
+        info.forEach((k, v) -> sb.append('<')
+                .append(k)
+                .append('>')
+                .append(v)
+                .append("</")
+                .append(k)
+                .append('>'));
         Cipher c = Cipher.getInstance("AES/ECB/PKCS5Padding");
         c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(TestChannels.WX_KEY.getBytes(StandardCharsets.US_ASCII), "AES"));
-        return Base64.getEncoder().encodeToString(c.doFinal(sb.append("</root>").toString()
-                .getBytes(StandardCharsets.UTF_8)));
+        return Base64.getEncoder()
+                .encodeToString(c.doFinal(sb.append("</root>").toString().getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
@@ -685,8 +737,8 @@ class WechatV2VerificationTest {
         String txn = newTxn();
         insertOrder(no, 100);
         markPaid(no, txn);
-        String reqInfo = WechatV2Fixtures.encryptReqInfo(WechatV2Fixtures.refundInfo(no, txn, 100, "SUCCESS"),
-                TestChannels.WX_KEY);
+        String reqInfo = WechatV2Fixtures.encryptReqInfo(
+                WechatV2Fixtures.refundInfo(no, txn, 100, "SUCCESS"), TestChannels.WX_KEY);
         for (String field : List.of("appid", "mch_id", "return_code")) {
             var f = WechatV2Fixtures.refundNotice(reqInfo);
             f.remove(field);
@@ -698,12 +750,18 @@ class WechatV2VerificationTest {
         for (String field : List.of("out_trade_no", "refund_status")) {
             var info = WechatV2Fixtures.refundInfo(no, txn, 100, "SUCCESS");
             info.remove(field);
-            assertRefused(WechatV2Fixtures.body(WechatV2Fixtures.refundNotice(
-                    WechatV2Fixtures.encryptReqInfo(info, TestChannels.WX_KEY))), 400, FAIL_400);
+            assertRefused(
+                    WechatV2Fixtures.body(
+                            WechatV2Fixtures.refundNotice(WechatV2Fixtures.encryptReqInfo(info, TestChannels.WX_KEY))),
+                    400,
+                    FAIL_400);
         }
         var badNo = WechatV2Fixtures.refundInfo("A".repeat(33), txn, 100, "SUCCESS");
-        assertRefused(WechatV2Fixtures.body(WechatV2Fixtures.refundNotice(
-                WechatV2Fixtures.encryptReqInfo(badNo, TestChannels.WX_KEY))), 400, FAIL_400);
+        assertRefused(
+                WechatV2Fixtures.body(
+                        WechatV2Fixtures.refundNotice(WechatV2Fixtures.encryptReqInfo(badNo, TestChannels.WX_KEY))),
+                400,
+                FAIL_400);
         assertEquals(0, notifications(no).size());
     }
 
@@ -728,12 +786,20 @@ class WechatV2VerificationTest {
         markPaid(no, txn);
         // decrypted without unpadding, so the test sees the padding byte itself
         Cipher firstKey = Cipher.getInstance("AES/ECB/NoPadding");
-        firstKey.init(Cipher.DECRYPT_MODE, new SecretKeySpec(WechatV2Fixtures.md5Hex(TestChannels.WX_KEY)
-                .getBytes(StandardCharsets.US_ASCII), "AES"));
+        firstKey.init(
+                Cipher.DECRYPT_MODE,
+                new SecretKeySpec(
+                        WechatV2Fixtures.md5Hex(TestChannels.WX_KEY).getBytes(StandardCharsets.US_ASCII), "AES"));
         String reqInfo = null;
         var info = WechatV2Fixtures.refundInfo(no, txn, 100, "SUCCESS");
         var xml = new StringBuilder("<root>");
-        info.forEach((k, v) -> xml.append('<').append(k).append('>').append(v).append("</").append(k).append('>'));
+        info.forEach((k, v) -> xml.append('<')
+                .append(k)
+                .append('>')
+                .append(v)
+                .append("</")
+                .append(k)
+                .append('>'));
         xml.append("</root>");
         for (int i = 0; i < 100_000 && reqInfo == null; i++) {
             // ECB: only the last block carries the padding, so the varying part must sit in it: a trailing

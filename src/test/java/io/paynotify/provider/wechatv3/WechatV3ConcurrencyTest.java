@@ -48,7 +48,8 @@ class WechatV3ConcurrencyTest {
                 .POST(HttpRequest.BodyPublishers.ofByteArray(d.body()));
         d.headers().forEach(b::header);
         HttpRequest request = b.build();
-        HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+        HttpClient client =
+                HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
         warmUp(client);
 
         ExecutorService pool = Executors.newFixedThreadPool(DELIVERIES);
@@ -73,21 +74,38 @@ class WechatV3ConcurrencyTest {
                 statuses.merge(r.statusCode(), 1, Integer::sum);
                 assertEquals("", r.body());
             }
-            System.out.printf("v3 burst: %d identical deliveries answered in %d ms: %s%n", DELIVERIES,
-                    (System.nanoTime() - started) / 1_000_000, statuses);
+            System.out.printf(
+                    "v3 burst: %d identical deliveries answered in %d ms: %s%n",
+                    DELIVERIES, (System.nanoTime() - started) / 1_000_000, statuses);
             assertEquals(Map.of(204, DELIVERIES), statuses);
         } finally {
             pool.shutdownNow();
         }
 
-        assertEquals(1, Db.count("SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?"
-                + " AND outcome = 'APPLIED'", TestChannels.WX3, no));
-        assertEquals(DELIVERIES - 1, Db.count("SELECT count(*) FROM notifications WHERE channel = ?"
-                + " AND out_trade_no = ? AND outcome = 'DUPLICATE'", TestChannels.WX3, no));
-        assertEquals(DELIVERIES, Db.count("SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?",
-                TestChannels.WX3, no));
-        var order = Db.row("SELECT state, transaction_id FROM orders WHERE channel = ? AND out_trade_no = ?",
-                TestChannels.WX3, no);
+        assertEquals(
+                1,
+                Db.count(
+                        "SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?"
+                                + " AND outcome = 'APPLIED'",
+                        TestChannels.WX3,
+                        no));
+        assertEquals(
+                DELIVERIES - 1,
+                Db.count(
+                        "SELECT count(*) FROM notifications WHERE channel = ?"
+                                + " AND out_trade_no = ? AND outcome = 'DUPLICATE'",
+                        TestChannels.WX3,
+                        no));
+        assertEquals(
+                DELIVERIES,
+                Db.count(
+                        "SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?",
+                        TestChannels.WX3,
+                        no));
+        var order = Db.row(
+                "SELECT state, transaction_id FROM orders WHERE channel = ? AND out_trade_no = ?",
+                TestChannels.WX3,
+                no);
         assertEquals("SUCCESS", order.get("state"));
         assertEquals(txn, order.get("transaction_id"));
     }
@@ -102,6 +120,8 @@ class WechatV3ConcurrencyTest {
         Delivery d = WechatV3Fixtures.paid(no, "42000" + no.substring(2, 26), 1);
         HttpRequest.Builder b = HttpRequest.newBuilder(endpoint).POST(HttpRequest.BodyPublishers.ofByteArray(d.body()));
         d.headers().forEach(b::header);
-        assertEquals(204, client.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode());
+        assertEquals(
+                204,
+                client.send(b.build(), HttpResponse.BodyHandlers.discarding()).statusCode());
     }
 }

@@ -14,6 +14,7 @@ class WechatV3DecryptorTest {
 
     /** PROTOCOLS.md §2.4, from wechatpay-java's AeadAesCipherTest (recomputed there with Python cryptography). */
     static final byte[] KEY = "a7cde1ZJB1kG2e7VfTs3jQzaWizur8Gb".getBytes(StandardCharsets.UTF_8);
+
     static final String NONCE = "uluk4a9R25RW";
     static final String AAD = "associatedData";
     static final String CIPHERTEXT = "ulwSiIajGClcvcOYvOQ7+l+0PAbzzwI=";
@@ -26,17 +27,16 @@ class WechatV3DecryptorTest {
 
     @Test
     void fixturesEncryptTheSameWayAsWeChat() {
-        assertEquals(CIPHERTEXT,
-                WechatV3Fixtures.encrypt(KEY, NONCE, AAD, "message".getBytes(StandardCharsets.UTF_8)));
+        assertEquals(CIPHERTEXT, WechatV3Fixtures.encrypt(KEY, NONCE, AAD, "message".getBytes(StandardCharsets.UTF_8)));
     }
 
     @Test
     void absentAssociatedDataIsEmpty() throws NotifyRejection {
         String sealed = WechatV3Fixtures.encrypt(KEY, NONCE, null, "{\"a\":1}".getBytes(StandardCharsets.UTF_8));
-        assertArrayEquals("{\"a\":1}".getBytes(StandardCharsets.UTF_8),
-                WechatV3Decryptor.decrypt(KEY, NONCE, null, sealed));
-        assertArrayEquals("{\"a\":1}".getBytes(StandardCharsets.UTF_8),
-                WechatV3Decryptor.decrypt(KEY, NONCE, "", sealed));
+        assertArrayEquals(
+                "{\"a\":1}".getBytes(StandardCharsets.UTF_8), WechatV3Decryptor.decrypt(KEY, NONCE, null, sealed));
+        assertArrayEquals(
+                "{\"a\":1}".getBytes(StandardCharsets.UTF_8), WechatV3Decryptor.decrypt(KEY, NONCE, "", sealed));
     }
 
     @Test
@@ -68,8 +68,8 @@ class WechatV3DecryptorTest {
     }
 
     private static void assertRefused(byte[] key, String nonce, String aad, String ciphertext) {
-        NotifyRejection r = assertThrows(NotifyRejection.class,
-                () -> WechatV3Decryptor.decrypt(key, nonce, aad, ciphertext));
+        NotifyRejection r =
+                assertThrows(NotifyRejection.class, () -> WechatV3Decryptor.decrypt(key, nonce, aad, ciphertext));
         assertEquals(401, r.kind().status());
         assertEquals(NotifyRejection.Cause.DECRYPTION, r.rejectionCause());
     }

@@ -71,19 +71,27 @@ class WechatV3NotifyTest {
     }
 
     static long stored(String outTradeNo) {
-        return Db.count("SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?", TestChannels.WX3,
+        return Db.count(
+                "SELECT count(*) FROM notifications WHERE channel = ? AND out_trade_no = ?",
+                TestChannels.WX3,
                 outTradeNo);
     }
 
     static Map<String, Object> order(String outTradeNo) {
-        return Db.row("SELECT state, transaction_id, paid_at, attention FROM orders WHERE channel = ?"
-                + " AND out_trade_no = ?", TestChannels.WX3, outTradeNo);
+        return Db.row(
+                "SELECT state, transaction_id, paid_at, attention FROM orders WHERE channel = ?"
+                        + " AND out_trade_no = ?",
+                TestChannels.WX3,
+                outTradeNo);
     }
 
     static Map<String, Object> lastNotification(String outTradeNo) {
-        List<Map<String, Object>> rows = Db.rows("SELECT outcome, reason, provider_status, transaction_id,"
-                + " amount_minor, currency, notify_id, raw_body, decoded FROM notifications"
-                + " WHERE channel = ? AND out_trade_no = ? ORDER BY id DESC", TestChannels.WX3, outTradeNo);
+        List<Map<String, Object>> rows = Db.rows(
+                "SELECT outcome, reason, provider_status, transaction_id,"
+                        + " amount_minor, currency, notify_id, raw_body, decoded FROM notifications"
+                        + " WHERE channel = ? AND out_trade_no = ? ORDER BY id DESC",
+                TestChannels.WX3,
+                outTradeNo);
         assertTrue(!rows.isEmpty(), "no notification stored");
         return rows.get(0);
     }
@@ -114,7 +122,8 @@ class WechatV3NotifyTest {
         String no = pendingOrder(100);
         Delivery d = WechatV3Fixtures.paid(no, txnId(no), 100);
 
-        given().body(d.body()).headers(d.headers())
+        given().body(d.body())
+                .headers(d.headers())
                 .post(PATH)
                 .then()
                 .statusCode(204)
@@ -149,8 +158,8 @@ class WechatV3NotifyTest {
         r.put("attach", "订单附言：深圳市腾讯科技 ½ ✓");
         String nonce = WechatV3Fixtures.random(12);
         String ct = WechatV3Fixtures.encrypt(nonce, "transaction", WechatV3Fixtures.json(r));
-        var envelope = WechatV3Fixtures.envelope("TRANSACTION.SUCCESS", "支付成功（测试）",
-                WechatV3Fixtures.resource(ct, nonce, "transaction"));
+        var envelope = WechatV3Fixtures.envelope(
+                "TRANSACTION.SUCCESS", "支付成功（测试）", WechatV3Fixtures.resource(ct, nonce, "transaction"));
         // written as WeChat does: UTF-8, no escapes, no trailing newline
         Delivery d = WechatV3Fixtures.signed(WechatV3Fixtures.json(envelope));
         assertTrue(d.bodyText().contains("支付成功（测试）"));
@@ -168,9 +177,11 @@ class WechatV3NotifyTest {
         for (String aad : new String[] {null, ""}) {
             String no = pendingOrder(5);
             String nonce = WechatV3Fixtures.random(12);
-            String ct = WechatV3Fixtures.encrypt(nonce, aad,
-                    WechatV3Fixtures.json(WechatV3Fixtures.transaction(no, txnId(no), 5)));
-            send(signedEnvelope(WechatV3Fixtures.resource(ct, nonce, aad))).then().statusCode(204);
+            String ct = WechatV3Fixtures.encrypt(
+                    nonce, aad, WechatV3Fixtures.json(WechatV3Fixtures.transaction(no, txnId(no), 5)));
+            send(signedEnvelope(WechatV3Fixtures.resource(ct, nonce, aad)))
+                    .then()
+                    .statusCode(204);
             assertEquals("SUCCESS", order(no).get("state"));
         }
     }
@@ -181,7 +192,8 @@ class WechatV3NotifyTest {
         Map<String, Object> r = WechatV3Fixtures.transaction(no, txnId(no), 8);
         r.put("amount", Map.of("total", 8));
         send(signedResource("TRANSACTION.SUCCESS", r).withoutHeader("Wechatpay-Signature-Type"))
-                .then().statusCode(204);
+                .then()
+                .statusCode(204);
         assertEquals("SUCCESS", order(no).get("state"));
         assertEquals("CNY", lastNotification(no).get("currency"));
     }
@@ -196,23 +208,28 @@ class WechatV3NotifyTest {
         long now = Instant.now().getEpochSecond();
 
         send(WechatV3Fixtures.paid(byCert, txnId(byCert), 10)).then().statusCode(204);
-        byte[] body = WechatV3Fixtures.body("TRANSACTION.SUCCESS", WechatV3Fixtures.transaction(byPubKey,
-                txnId(byPubKey), 11)).getBytes(StandardCharsets.UTF_8);
+        byte[] body = WechatV3Fixtures.body(
+                        "TRANSACTION.SUCCESS", WechatV3Fixtures.transaction(byPubKey, txnId(byPubKey), 11))
+                .getBytes(StandardCharsets.UTF_8);
         send(WechatV3Fixtures.signed(body, TestKeys.WECHAT_V3_PUBKEY, TestChannels.WX3_PUBKEY_ID, now))
-                .then().statusCode(204);
+                .then()
+                .statusCode(204);
         assertEquals("SUCCESS", order(byCert).get("state"));
         assertEquals("SUCCESS", order(byPubKey).get("state"));
 
         // a certificate retired from the configuration (never configured here): its serial and key are refused
-        byte[] removed = WechatV3Fixtures.body("TRANSACTION.SUCCESS", WechatV3Fixtures.transaction(byRemoved,
-                txnId(byRemoved), 12)).getBytes(StandardCharsets.UTF_8);
-        assertRefused401(WechatV3Fixtures.signed(removed, TestKeys.STRANGER,
-                "2C3B4A5968778695A4B3C2D1E0F1E2D3C4B5A697", now), byRemoved);
-        // a live serial does not lend its name to another key
-        assertRefused401(WechatV3Fixtures.signed(removed, TestKeys.STRANGER, TestChannels.WX3_PUBKEY_ID, now),
+        byte[] removed = WechatV3Fixtures.body(
+                        "TRANSACTION.SUCCESS", WechatV3Fixtures.transaction(byRemoved, txnId(byRemoved), 12))
+                .getBytes(StandardCharsets.UTF_8);
+        assertRefused401(
+                WechatV3Fixtures.signed(removed, TestKeys.STRANGER, "2C3B4A5968778695A4B3C2D1E0F1E2D3C4B5A697", now),
                 byRemoved);
-        assertRefused401(WechatV3Fixtures.signed(removed, TestKeys.WECHAT_V3_PUBKEY, TestChannels.WX3_CERT_SERIAL,
-                now), byRemoved);
+        // a live serial does not lend its name to another key
+        assertRefused401(
+                WechatV3Fixtures.signed(removed, TestKeys.STRANGER, TestChannels.WX3_PUBKEY_ID, now), byRemoved);
+        assertRefused401(
+                WechatV3Fixtures.signed(removed, TestKeys.WECHAT_V3_PUBKEY, TestChannels.WX3_CERT_SERIAL, now),
+                byRemoved);
     }
 
     // --- 401: headers, signature, freshness -----------------------------------------------------------------------
@@ -225,8 +242,14 @@ class WechatV3NotifyTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"Wechatpay-Timestamp", "Wechatpay-Nonce", "Wechatpay-Signature", "Wechatpay-Serial",
-        "Wechatpay-Signature-Type"})
+    @ValueSource(
+            strings = {
+                "Wechatpay-Timestamp",
+                "Wechatpay-Nonce",
+                "Wechatpay-Signature",
+                "Wechatpay-Serial",
+                "Wechatpay-Signature-Type"
+            })
     void repeatedHeaderIs401(String header) {
         String no = pendingOrder(21);
         Delivery d = WechatV3Fixtures.paid(no, txnId(no), 21);
@@ -243,16 +266,21 @@ class WechatV3NotifyTest {
     @Test
     void otherSignatureTypeIs401() {
         String no = pendingOrder(22);
-        assertRefused401(WechatV3Fixtures.paid(no, txnId(no), 22)
-                .withHeader("Wechatpay-Signature-Type", "WECHATPAY2-SM2-WITH-SM3"), no);
+        assertRefused401(
+                WechatV3Fixtures.paid(no, txnId(no), 22)
+                        .withHeader("Wechatpay-Signature-Type", "WECHATPAY2-SM2-WITH-SM3"),
+                no);
     }
 
     @Test
     void probeSignatureIs401() {
         String no = pendingOrder(23);
-        assertRefused401(WechatV3Fixtures.paid(no, txnId(no), 23)
-                .withHeader("Wechatpay-Signature", "WECHATPAY/SIGNTEST/" + Base64.getEncoder().encodeToString(
-                        new byte[256])), no);
+        assertRefused401(
+                WechatV3Fixtures.paid(no, txnId(no), 23)
+                        .withHeader(
+                                "Wechatpay-Signature",
+                                "WECHATPAY/SIGNTEST/" + Base64.getEncoder().encodeToString(new byte[256])),
+                no);
     }
 
     @Test
@@ -260,14 +288,20 @@ class WechatV3NotifyTest {
         String no = pendingOrder(24);
         Delivery d = WechatV3Fixtures.paid(no, txnId(no), 24);
         assertRefused401(d.withHeader("Wechatpay-Signature", "%%" + d.headers().get("Wechatpay-Signature")), no);
-        assertRefused401(d.withHeader("Wechatpay-Signature", d.headers().get("Wechatpay-Signature").substring(1)), no);
+        assertRefused401(
+                d.withHeader(
+                        "Wechatpay-Signature",
+                        d.headers().get("Wechatpay-Signature").substring(1)),
+                no);
     }
 
     @Test
     void unknownSerialIs401() {
         String no = pendingOrder(25);
-        assertRefused401(WechatV3Fixtures.paid(no, txnId(no), 25)
-                .withHeader("Wechatpay-Serial", "PUB_KEY_ID_0000000000000024101100397200000007"), no);
+        assertRefused401(
+                WechatV3Fixtures.paid(no, txnId(no), 25)
+                        .withHeader("Wechatpay-Serial", "PUB_KEY_ID_0000000000000024101100397200000007"),
+                no);
     }
 
     @Test
@@ -276,15 +310,17 @@ class WechatV3NotifyTest {
         byte[] body = WechatV3Fixtures.body("TRANSACTION.SUCCESS", WechatV3Fixtures.transaction(no, txnId(no), 26))
                 .getBytes(StandardCharsets.UTF_8);
         long now = Instant.now().getEpochSecond();
-        assertRefused401(WechatV3Fixtures.signed(body, TestKeys.WECHAT_V3_CERT, TestChannels.WX3_CERT_SERIAL,
-                now - 301), no);
-        assertRefused401(WechatV3Fixtures.signed(body, TestKeys.WECHAT_V3_CERT, TestChannels.WX3_CERT_SERIAL,
-                now + 301), no);
+        assertRefused401(
+                WechatV3Fixtures.signed(body, TestKeys.WECHAT_V3_CERT, TestChannels.WX3_CERT_SERIAL, now - 301), no);
+        assertRefused401(
+                WechatV3Fixtures.signed(body, TestKeys.WECHAT_V3_CERT, TestChannels.WX3_CERT_SERIAL, now + 301), no);
         // just inside the window, a few seconds of margin for the request's own travel
         send(WechatV3Fixtures.signed(body, TestKeys.WECHAT_V3_CERT, TestChannels.WX3_CERT_SERIAL, now + 290))
-                .then().statusCode(204);
+                .then()
+                .statusCode(204);
         send(WechatV3Fixtures.signed(body, TestKeys.WECHAT_V3_CERT, TestChannels.WX3_CERT_SERIAL, now - 290))
-                .then().statusCode(204);
+                .then()
+                .statusCode(204);
         assertEquals("SUCCESS", order(no).get("state"));
     }
 
@@ -325,8 +361,11 @@ class WechatV3NotifyTest {
         assertRefused401(signedEnvelope(WechatV3Fixtures.resource(ct, nonce, null)), no);
         assertRefused401(signedEnvelope(WechatV3Fixtures.resource("%%%" + ct, nonce, "transaction")), no);
         // sealed with another key than the channel's API v3 key
-        String otherKey = WechatV3Fixtures.encrypt("b7cde1ZJB1kG2e7VfTs3jQzaWizur8Gb".getBytes(StandardCharsets.UTF_8),
-                nonce, "transaction", plain.getBytes(StandardCharsets.UTF_8));
+        String otherKey = WechatV3Fixtures.encrypt(
+                "b7cde1ZJB1kG2e7VfTs3jQzaWizur8Gb".getBytes(StandardCharsets.UTF_8),
+                nonce,
+                "transaction",
+                plain.getBytes(StandardCharsets.UTF_8));
         assertRefused401(signedEnvelope(WechatV3Fixtures.resource(otherKey, nonce, "transaction")), no);
         // only AEAD_AES_256_GCM
         Map<String, Object> otherAlgorithm = WechatV3Fixtures.resource(ct, nonce, "transaction");
@@ -339,7 +378,9 @@ class WechatV3NotifyTest {
         assertRefused401(signedEnvelope(numericAad), no);
 
         // the untampered resource then goes through
-        send(signedEnvelope(WechatV3Fixtures.resource(ct, nonce, "transaction"))).then().statusCode(204);
+        send(signedEnvelope(WechatV3Fixtures.resource(ct, nonce, "transaction")))
+                .then()
+                .statusCode(204);
         assertEquals(1, stored(no));
     }
 
@@ -356,18 +397,19 @@ class WechatV3NotifyTest {
         // a key given twice: which one counts is not guessed
         assertRefused400(WechatV3Fixtures.signed(good.replaceFirst("\\{", "{\"event_type\":\"REFUND.SUCCESS\",")), no);
         // nesting far deeper than any real notice
-        assertRefused400(WechatV3Fixtures.signed(good.replaceFirst("\\{", "{\"x\":" + "[".repeat(40)
-                + "]".repeat(40) + ",")), no);
+        assertRefused400(
+                WechatV3Fixtures.signed(good.replaceFirst("\\{", "{\"x\":" + "[".repeat(40) + "]".repeat(40) + ",")),
+                no);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"id", "event_type", "resource", "resource.algorithm", "resource.ciphertext",
-        "resource.nonce"})
+    @ValueSource(
+            strings = {"id", "event_type", "resource", "resource.algorithm", "resource.ciphertext", "resource.nonce"})
     void missingEnvelopeFieldIs400(String field) {
         String no = pendingOrder(41);
         String nonce = WechatV3Fixtures.random(12);
-        String ct = WechatV3Fixtures.encrypt(nonce, "transaction",
-                WechatV3Fixtures.json(WechatV3Fixtures.transaction(no, txnId(no), 41)));
+        String ct = WechatV3Fixtures.encrypt(
+                nonce, "transaction", WechatV3Fixtures.json(WechatV3Fixtures.transaction(no, txnId(no), 41)));
         Map<String, Object> resource = WechatV3Fixtures.resource(ct, nonce, "transaction");
         Map<String, Object> envelope = WechatV3Fixtures.envelope("TRANSACTION.SUCCESS", "支付成功", resource);
         if (field.startsWith("resource.")) {
@@ -390,11 +432,14 @@ class WechatV3NotifyTest {
     @Test
     void resourceThatDecryptsButIsNoJsonObjectIs400() {
         String no = pendingOrder(42);
-        for (String plain : new String[] {"not json", "[1,2]", "\"text\"", "{\"out_trade_no\":\"" + no + "\"",
-            "{\"a\":1,\"a\":2}"}) {
+        for (String plain :
+                new String[] {"not json", "[1,2]", "\"text\"", "{\"out_trade_no\":\"" + no + "\"", "{\"a\":1,\"a\":2}"
+                }) {
             String nonce = WechatV3Fixtures.random(12);
-            assertRefused400(signedEnvelope(WechatV3Fixtures.resource(
-                    WechatV3Fixtures.encrypt(nonce, "transaction", plain), nonce, "transaction")), no);
+            assertRefused400(
+                    signedEnvelope(WechatV3Fixtures.resource(
+                            WechatV3Fixtures.encrypt(nonce, "transaction", plain), nonce, "transaction")),
+                    no);
         }
     }
 
@@ -404,13 +449,15 @@ class WechatV3NotifyTest {
         String plain = WechatV3Fixtures.json(WechatV3Fixtures.transaction(no, txnId(no), 43))
                 .replace("\"amount\":{", "\"amount\":{\"total\":1},\"amount\":{");
         String nonce = WechatV3Fixtures.random(12);
-        assertRefused400(signedEnvelope(WechatV3Fixtures.resource(
-                WechatV3Fixtures.encrypt(nonce, "transaction", plain), nonce, "transaction")), no);
+        assertRefused400(
+                signedEnvelope(WechatV3Fixtures.resource(
+                        WechatV3Fixtures.encrypt(nonce, "transaction", plain), nonce, "transaction")),
+                no);
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"out_trade_no", "mchid", "appid", "trade_state", "transaction_id", "amount",
-        "amount.total"})
+    @ValueSource(
+            strings = {"out_trade_no", "mchid", "appid", "trade_state", "transaction_id", "amount", "amount.total"})
     void missingResourceFieldIs400(String field) {
         String no = pendingOrder(44);
         Map<String, Object> r = WechatV3Fixtures.transaction(no, txnId(no), 44);
@@ -530,7 +577,9 @@ class WechatV3NotifyTest {
     void refundNoticesAreRecordedAsRefunds() {
         String no = pendingOrder(80);
         send(WechatV3Fixtures.paid(no, txnId(no), 80)).then().statusCode(204);
-        send(signedResource("REFUND.SUCCESS", WechatV3Fixtures.refund(no, txnId(no), 80, 80))).then().statusCode(204);
+        send(signedResource("REFUND.SUCCESS", WechatV3Fixtures.refund(no, txnId(no), 80, 80)))
+                .then()
+                .statusCode(204);
         var n = lastNotification(no);
         assertEquals("IGNORED", n.get("outcome"));
         assertEquals("REFUND", n.get("reason"));

@@ -61,8 +61,9 @@ class WechatV3VerifierTest {
 
     static RawNotify raw(Delivery d) {
         var headers = new LinkedHashMap<String, List<String>>();
-        d.headers().forEach((k, v) ->
-                headers.computeIfAbsent(k.toLowerCase(Locale.ROOT), x -> new ArrayList<>()).add(v));
+        d.headers()
+                .forEach((k, v) -> headers.computeIfAbsent(k.toLowerCase(Locale.ROOT), x -> new ArrayList<>())
+                        .add(v));
         return new RawNotify(TestChannels.WX3, headers, d.body(), Instant.ofEpochSecond(NOW));
     }
 
@@ -78,8 +79,8 @@ class WechatV3VerifierTest {
     @Test
     void acceptsBothLiveSerials() {
         assertDoesNotThrow(() -> verifier.verify(keys(), raw(good())));
-        assertDoesNotThrow(() -> verifier.verify(keys(),
-                raw(delivery(TestKeys.WECHAT_V3_PUBKEY, TestChannels.WX3_PUBKEY_ID, NOW))));
+        assertDoesNotThrow(() ->
+                verifier.verify(keys(), raw(delivery(TestKeys.WECHAT_V3_PUBKEY, TestChannels.WX3_PUBKEY_ID, NOW))));
     }
 
     @Test
@@ -95,8 +96,14 @@ class WechatV3VerifierTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"Wechatpay-Timestamp", "Wechatpay-Nonce", "Wechatpay-Signature", "Wechatpay-Serial",
-        "Wechatpay-Signature-Type"})
+    @ValueSource(
+            strings = {
+                "Wechatpay-Timestamp",
+                "Wechatpay-Nonce",
+                "Wechatpay-Signature",
+                "Wechatpay-Serial",
+                "Wechatpay-Signature-Type"
+            })
     void repeatedHeaderIsRefusedEvenWithTheSameValue(String header) {
         RawNotify raw = raw(good());
         var headers = new LinkedHashMap<>(raw.headers());
@@ -130,8 +137,8 @@ class WechatV3VerifierTest {
         Map<String, PublicKey> afterRotation =
                 Map.of(TestChannels.WX3_PUBKEY_ID, keys().get(TestChannels.WX3_PUBKEY_ID));
         assertRefused(afterRotation, raw(good()));
-        assertDoesNotThrow(() -> verifier.verify(afterRotation,
-                raw(delivery(TestKeys.WECHAT_V3_PUBKEY, TestChannels.WX3_PUBKEY_ID, NOW))));
+        assertDoesNotThrow(() -> verifier.verify(
+                afterRotation, raw(delivery(TestKeys.WECHAT_V3_PUBKEY, TestChannels.WX3_PUBKEY_ID, NOW))));
     }
 
     @Test
@@ -165,16 +172,20 @@ class WechatV3VerifierTest {
     @Test
     void timestampWithin300SecondsEitherWayIsAccepted() {
         for (long ts : new long[] {NOW - 300, NOW - 299, NOW + 299, NOW + 300}) {
-            assertDoesNotThrow(() -> verifier.verify(keys(),
-                    raw(delivery(TestKeys.WECHAT_V3_CERT, TestChannels.WX3_CERT_SERIAL, ts))), "ts " + (ts - NOW));
+            assertDoesNotThrow(
+                    () -> verifier.verify(
+                            keys(), raw(delivery(TestKeys.WECHAT_V3_CERT, TestChannels.WX3_CERT_SERIAL, ts))),
+                    "ts " + (ts - NOW));
         }
     }
 
     @Test
     void staleOrFutureTimestampIsRefusedAfterTheSignatureHeld() {
         for (long ts : new long[] {NOW - 301, NOW + 301, NOW - 86_400, 0}) {
-            NotifyRejection r = assertThrows(NotifyRejection.class, () -> verifier.verify(keys(),
-                    raw(delivery(TestKeys.WECHAT_V3_CERT, TestChannels.WX3_CERT_SERIAL, ts))));
+            NotifyRejection r = assertThrows(
+                    NotifyRejection.class,
+                    () -> verifier.verify(
+                            keys(), raw(delivery(TestKeys.WECHAT_V3_CERT, TestChannels.WX3_CERT_SERIAL, ts))));
             assertEquals(401, r.kind().status());
             assertEquals(NotifyRejection.Cause.STALE, r.rejectionCause(), "ts " + (ts - NOW));
         }
@@ -213,13 +224,43 @@ class WechatV3VerifierTest {
     void pemCertificateIsAcceptedAsAPlatformKey(@TempDir Path dir) throws Exception {
         Path store = dir.resolve("platform.p12");
         Path pem = dir.resolve("wechatpay_platform.pem");
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        run(keytool, "-genkeypair", "-alias", "platform", "-keyalg", "RSA", "-keysize", "2048", "-sigalg",
-                "SHA256withRSA", "-dname", "CN=Tenpay.com Root CA, O=Tenpay.com, C=CN", "-validity", "2",
-                "-storetype", "PKCS12", "-keystore", store.toString(), "-storepass", "changeit", "-keypass",
+        String keytool =
+                Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
+        run(
+                keytool,
+                "-genkeypair",
+                "-alias",
+                "platform",
+                "-keyalg",
+                "RSA",
+                "-keysize",
+                "2048",
+                "-sigalg",
+                "SHA256withRSA",
+                "-dname",
+                "CN=Tenpay.com Root CA, O=Tenpay.com, C=CN",
+                "-validity",
+                "2",
+                "-storetype",
+                "PKCS12",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                "changeit",
+                "-keypass",
                 "changeit");
-        run(keytool, "-exportcert", "-rfc", "-alias", "platform", "-keystore", store.toString(), "-storepass",
-                "changeit", "-file", pem.toString());
+        run(
+                keytool,
+                "-exportcert",
+                "-rfc",
+                "-alias",
+                "platform",
+                "-keystore",
+                store.toString(),
+                "-storepass",
+                "changeit",
+                "-file",
+                pem.toString());
         String certificate = Files.readString(pem, StandardCharsets.US_ASCII);
         assertTrue(certificate.contains("-----BEGIN CERTIFICATE-----"));
 
