@@ -33,52 +33,93 @@ final class AlipayForm {
     static Decoded decode(byte[] body) throws Malformed {
         // works on the bytes in place (no String per part, no split): this decoding used to cost as much as the
         // RSA verification itself (JFR, bench/ issue 6). Same rules as ever: parts split on '&', the first '='
-        // ends the name, each side percent-decoded once into scratch, then decoded strictly in the charset.
+        // ends the name, each side percent-decoded once, then decoded strictly in the charset.
+        int parts = 1;
+        for (byte x : body) {
+            if (x == '&') {
+                parts++;
+            }
+        }
+        // one scan records where each part ends and where its first '=' is (-1: none)
+        int[] ends = new int[parts];
+        int[] eqs = new int[parts];
+        int p = 0;
+        int eq = -1;
+        for (int i = 0; i < body.length; i++) {
+            byte x = body[i];
+            if (x == '&') {
+                ends[p] = i;
+                eqs[p++] = eq;
+                eq = -1;
+            } else if (x == '=' && eq < 0) {
+                eq = i;
+            }
+        }
+        ends[p] = body.length;
+        eqs[p] = eq;
+
         byte[] scratch = new byte[body.length];
         String charsetValue = null;
-        for (int start = 0; start <= body.length; ) {
-            int end = indexOf(body, (byte) '&', start, body.length);
-            int eq = indexOf(body, (byte) '=', start, end);
-            if (rawEquals(body, start, eq < 0 ? end : eq, CHARSET_NAME)) {
+        for (int k = 0, start = 0; k < parts; start = ends[k++] + 1) {
+            int e = eqs[k];
+            if (rawEquals(body, start, e < 0 ? ends[k] : e, CHARSET_NAME)) {
                 if (charsetValue != null) {
                     throw new Malformed();
                 }
-                int n = eq < 0 ? 0 : unescape(body, eq + 1, end, scratch);
+                int n = e < 0 ? 0 : unescape(body, e + 1, ends[k], scratch);
                 charsetValue = new String(scratch, 0, n, StandardCharsets.ISO_8859_1);
             }
-            start = end + 1;
         }
         Charset charset = charset(charsetValue);
-        var params = new LinkedHashMap<String, String>();
-        for (int start = 0; start <= body.length; ) {
-            int end = indexOf(body, (byte) '&', start, body.length);
+        var params = new LinkedHashMap<String, String>(parts * 2);
+        for (int k = 0, start = 0; k < parts; start = ends[k++] + 1) {
+            int end = ends[k];
             if (end > start) {
-                int eq = indexOf(body, (byte) '=', start, end);
-                String key = strict(scratch, unescape(body, start, eq < 0 ? end : eq, scratch), charset);
-                String value = eq < 0 ? "" : strict(scratch, unescape(body, eq + 1, end, scratch), charset);
+                int e = eqs[k];
+                String key = text(body, start, e < 0 ? end : e, scratch, charset);
+                String value = e < 0 ? "" : text(body, e + 1, end, scratch, charset);
                 if (key.isEmpty() || params.putIfAbsent(key, value) != null) {
                     throw new Malformed();
                 }
             }
-            start = end + 1;
         }
         return new Decoded(params, charset);
     }
 
     private static final byte[] CHARSET_NAME = "charset".getBytes(StandardCharsets.US_ASCII);
 
-    /** The first index of {@code b} in [from, to), else {@code to} for '&' searches and -1 otherwise. */
-    private static int indexOf(byte[] a, byte b, int from, int to) {
-        for (int i = from; i < to; i++) {
-            if (a[i] == b) {
-                return i;
-            }
-        }
-        return b == '&' ? to : -1;
-    }
-
     private static boolean rawEquals(byte[] a, int from, int to, byte[] expected) {
         return to - from == expected.length && Arrays.equals(a, from, to, expected, 0, expected.length);
+    }
+
+    /** Percent-decodes body[from, to) and decodes the bytes strictly; a NUL anywhere is refused. */
+    private static String text(byte[] body, int from, int to, byte[] scratch, Charset charset) throws Malformed {
+        int n = 0;
+        int or = 0;
+        boolean nul = false;
+        for (int i = from; i < to; i++) {
+            byte c = body[i];
+            if (c == '+') {
+                c = ' ';
+            } else if (c == '%') {
+                if (i + 2 >= to) {
+                    throw new Malformed();
+                }
+                c = (byte) (hex(body[i + 1]) << 4 | hex(body[i + 2]));
+                i += 2;
+            }
+            or |= c;
+            nul |= c == 0;
+            scratch[n++] = c;
+        }
+        if (nul) {
+            throw new Malformed();
+        }
+        if (or >= 0) {
+            // no byte has its high bit set: both accepted charsets (UTF-8, GBK) map ASCII to itself
+            return new String(scratch, 0, n, StandardCharsets.ISO_8859_1);
+        }
+        return strict(scratch, n, charset);
     }
 
     /** utf-8/utf8 → UTF-8, gbk/gb2312 → GBK, absent → GBK (Alipay's fallback), anything else refused. */
@@ -127,14 +168,6 @@ final class AlipayForm {
     }
 
     private static String strict(byte[] bytes, int length, Charset charset) throws Malformed {
-        if (ascii(bytes, length)) {
-            // both accepted charsets (UTF-8, GBK) map ASCII bytes to themselves: no decoder needed
-            String s = new String(bytes, 0, length, StandardCharsets.ISO_8859_1);
-            if (s.indexOf('\0') >= 0) {
-                throw new Malformed();
-            }
-            return s;
-        }
         try {
             String s = charset.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)
@@ -148,14 +181,5 @@ final class AlipayForm {
         } catch (CharacterCodingException e) {
             throw new Malformed();
         }
-    }
-
-    private static boolean ascii(byte[] bytes, int length) {
-        for (int i = 0; i < length; i++) {
-            if (bytes[i] < 0) {
-                return false;
-            }
-        }
-        return true;
     }
 }
