@@ -12,7 +12,7 @@ import java.util.Map;
  * throughput swings with the neighbours; CPU time per operation barely does, so before/after comparisons of an
  * optimisation stay readable. The published figures come from {@link VerifyReport} (JMH) on a quiet machine.
  *
- * <p>Argument: seconds of CPU per contender (default 3, after as much warm-up).
+ * <p>Arguments: seconds of CPU per contender (default 3, after as much warm-up), then a regex of contender names.
  */
 public final class CpuCheck {
 
@@ -52,7 +52,11 @@ public final class CpuCheck {
         ops.put("v3Floor", () -> b.v3Floor(v3));
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         Map<String, double[]> score = new LinkedHashMap<>();
+        String filter = args.length > 1 ? args[1] : ".*";
         for (var e : ops.entrySet()) {
+            if (!e.getKey().matches(filter)) {
+                continue;
+            }
             measure(mx, e.getValue(), seconds); // warm-up
             double perSecond = measure(mx, e.getValue(), seconds);
             score.put(e.getKey(), new double[] {perSecond, Double.NaN});

@@ -55,8 +55,14 @@ import org.HdrHistogram.Histogram;
  */
 public final class LoadDriver {
 
-    /** A step is sustained when nothing failed and the p99 stayed below this: the service kept up. */
-    static final long SUSTAINED_P99_MICROS = 100_000;
+    /**
+     * A step is sustained when nothing failed and the latency shows no queue building up: the median at most
+     * {@link #SUSTAINED_P50_MICROS} and the p99 at most {@link #SUSTAINED_P99_MICROS}. An overloaded service's
+     * backlog grows for the whole step, so its median climbs to hundreds of milliseconds within seconds; these bounds
+     * stay loose enough that a shared machine's scheduling hiccups alone do not fail a step.
+     */
+    static final long SUSTAINED_P50_MICROS = 50_000;
+    static final long SUSTAINED_P99_MICROS = 500_000;
     /** The providers' own deadline: an answer later than this is a lost ack. */
     static final Duration ACK_TIMEOUT = Duration.ofSeconds(5);
 
@@ -199,8 +205,9 @@ public final class LoadDriver {
         }
         log("providers: %s; duplicates: %.0f %%; run tag %s", providers, dupShare * 100, runTag);
 
-        // warm-up: JIT, connection pools, the first orders (not counted)
-        step(Math.min(200, startRate), 8, "warm-up");
+        // warm-up, gently ramped so that a cold JIT and an empty connection pool are not measured (not counted)
+        step(50, 6, "warm-up");
+        step(Math.min(150, startRate), 6, "warm-up");
 
         // 1. the highest sustained rate: double until a step fails, then bisect
         double good = 0;
@@ -282,9 +289,10 @@ public final class LoadDriver {
         return check.notSuccess == 0 && check.notOneApplied == 0 && measuredClean;
     }
 
-    /** Sustained: every request answered with the success ack in time, and the p99 shows no queue building up. */
+    /** Sustained: every request answered with the success ack in time, and the latency shows no queue building up. */
     static boolean sustained(StepResult s) {
-        return s.errors() == 0 && s.lost() == 0 && s.latency().getValueAtPercentile(99) <= SUSTAINED_P99_MICROS;
+        return s.errors() == 0 && s.lost() == 0 && s.latency().getValueAtPercentile(50) <= SUSTAINED_P50_MICROS
+                && s.latency().getValueAtPercentile(99) <= SUSTAINED_P99_MICROS;
     }
 
     /** True when the service has an adapter for that provider (an unsigned probe gets 401, not 404). */
