@@ -69,6 +69,9 @@ public final class LoadDriver {
     private final Map<String, String> opt;
     private final HttpClient http;
     private final String url;
+    private final String host;
+    private final int port;
+    private final int connections;
     private final String jdbc;
     private final double dupShare;
     private final PrivateKey alipayKey;
@@ -102,10 +105,14 @@ public final class LoadDriver {
     }
 
     /** One notification as sent: a first delivery of a new order, or a byte-identical duplicate. */
-    record Delivery(Provider provider, String outTradeNo, long signedAt, HttpRequest request) {}
+    record Delivery(Provider provider, String outTradeNo, long signedAt, byte[] wire) {}
+
+    /** One scheduled send: the delivery and the time it was due (latency counts from there). */
+    record Task(Delivery delivery, long intended) {}
 
     /** What one step measured. */
-    record StepResult(double rate, double seconds, long sent, long ok, long errors, long lost, Histogram latency) {
+    record StepResult(double rate, double seconds, long sent, long ok, long errors, long lost, Histogram latency,
+            Cpu cpu) {
         double p(double percentile) {
             return latency.getTotalCount() == 0 ? Double.NaN : latency.getValueAtPercentile(percentile) / 1000.0;
         }
@@ -171,6 +178,9 @@ public final class LoadDriver {
         if (!URI.create(url).getHost().startsWith("127.")) {
             throw new IllegalArgumentException("the load driver only targets 127.0.0.0/8");
         }
+        this.host = URI.create(url).getHost();
+        this.port = URI.create(url).getPort();
+        this.connections = Integer.parseInt(opt.getOrDefault("connections", "64"));
         this.jdbc = opt.get("jdbc");
         this.dupShare = Double.parseDouble(opt.getOrDefault("dup", "0.5"));
         var keys = new Properties();
@@ -264,6 +274,9 @@ public final class LoadDriver {
                 providers, (1 - dupShare) * 100, dupShare * 100));
         t.append(String.format(Locale.ROOT, "| service max sustained rate | %,.0f notifications/s (p99 %.1f ms, %d errors, %d lost over %d s) |%n",
                 max, atMax.p(99), atMax.errors(), atMax.lost(), (long) atMax.seconds()));
+        t.append(String.format(Locale.ROOT,
+                "| CPU per notification at the max rate | service %.0f us, its PostgreSQL backends %.0f us, load driver %.0f us |%n",
+                atMax.cpu().service(), atMax.cpu().postgres(), atMax.cpu().driver()));
         t.append(String.format(Locale.ROOT, "| pgbench ceiling (same SQL, same concurrency) | %,.0f transactions/s |%n", pgbench));
         t.append(String.format(Locale.ROOT, "| ratio service / pgbench | %.2f |%n", max / pgbench));
         for (var e : at.entrySet()) {
@@ -311,10 +324,19 @@ public final class LoadDriver {
         System.gc();
         Thread.sleep(1000);
         var latency = new ConcurrentHistogram(TimeUnit.SECONDS.toMicros(60), 3);
+        Cpu before = cpu();
         var ok = new AtomicLong();
         var errors = new AtomicLong();
         var lost = new AtomicLong();
         var done = new CountDownLatch(n);
+        var queue = new java.util.concurrent.LinkedBlockingQueue<Task>();
+        var workers = new ArrayList<Thread>();
+        for (int c = 0; c < connections; c++) {
+            Thread t = new Thread(() -> sendLoop(queue, latency, ok, errors, lost, done), "conn-" + c);
+            t.setDaemon(true);
+            t.start();
+            workers.add(t);
+        }
         long period = (long) (1e9 / rate);
         long start = System.nanoTime() + 10_000_000;
         for (int i = 0; i < n; i++) {
@@ -326,40 +348,136 @@ public final class LoadDriver {
             while (System.nanoTime() < intended) {
                 Thread.onSpinWait();
             }
-            Delivery d = plan.get(i);
-            http.sendAsync(d.request(), HttpResponse.BodyHandlers.ofByteArray()).whenComplete((r, e) -> {
-                latency.recordValue(Math.max(0, (System.nanoTime() - intended) / 1000));
-                if (e != null) {
-                    lost.incrementAndGet();
-                } else if (successAck(d.provider(), r)) {
-                    ok.incrementAndGet();
-                    acked.put(d.provider().channel + "|" + d.outTradeNo(), Boolean.TRUE);
-                } else {
-                    errors.incrementAndGet();
-                }
-                done.countDown();
-            });
+            queue.add(new Task(plan.get(i), intended));
         }
         if (!done.await(ACK_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS)) {
             lost.addAndGet(done.getCount());
         }
-        var s = new StepResult(rate, seconds, n, ok.get(), errors.get(), lost.get(), latency.copy());
+        workers.forEach(Thread::interrupt);
+        var s = new StepResult(rate, seconds, n, ok.get(), errors.get(), lost.get(), latency.copy(),
+                cpu().minus(before).per(n));
         totalSent += n;
         totalErrors += s.errors();
         totalLost += s.lost();
-        log("%-8s %7.0f/s %3d s: ok %d, errors %d, lost %d; p50 %.1f ms p99 %.1f ms p99.9 %.1f ms max %.1f ms%s",
+        log("%-8s %7.0f/s %3d s: ok %d, errors %d, lost %d; p50 %.1f ms p99 %.1f ms p99.9 %.1f ms max %.1f ms;"
+                + " CPU us/notification: service %.0f, postgres %.0f, driver %.0f%s",
                 label, rate, seconds, s.ok(), s.errors(), s.lost(), s.p(50), s.p(99), s.p(99.9),
-                s.latency().getMaxValue() / 1000.0, sustained(s) ? "" : "  (not sustained)");
+                s.latency().getMaxValue() / 1000.0, s.cpu().service(), s.cpu().postgres(), s.cpu().driver(),
+                sustained(s) ? "" : "  (not sustained)");
         return s;
     }
 
-    private static boolean successAck(Provider p, HttpResponse<byte[]> r) {
+    private static boolean successAck(Provider p, int status, byte[] body) {
         return switch (p) {
-            case WECHAT_V2 -> r.statusCode() == 200
-                    && new String(r.body(), StandardCharsets.UTF_8).contains("<return_code><![CDATA[SUCCESS]]>");
-            case ALIPAY -> r.statusCode() == 200 && "success".equals(new String(r.body(), StandardCharsets.US_ASCII));
-            case WECHAT_V3 -> r.statusCode() == 204;
+            case WECHAT_V2 -> status == 200
+                    && new String(body, StandardCharsets.UTF_8).contains("<return_code><![CDATA[SUCCESS]]>");
+            case ALIPAY -> status == 200 && "success".equals(new String(body, StandardCharsets.US_ASCII));
+            case WECHAT_V3 -> status == 204;
         };
+    }
+
+    /**
+     * One keep-alive HTTP/1.1 connection: takes the next due request, writes it, reads the answer. A small
+     * blocking client on purpose: the JDK HttpClient cost more CPU per request than the service it measured, on
+     * the same two cores. Requests wait in the shared queue while every connection is busy, and that wait counts
+     * in their latency (it runs from the intended time), so the loop stays open.
+     */
+    private void sendLoop(java.util.concurrent.BlockingQueue<Task> queue, Histogram latency, AtomicLong ok,
+            AtomicLong errors, AtomicLong lost, CountDownLatch done) {
+        java.net.Socket socket = null;
+        java.io.InputStream in = null;
+        try {
+            while (true) {
+                Task task = queue.take();
+                Delivery d = task.delivery();
+                try {
+                    if (socket == null) {
+                        socket = new java.net.Socket();
+                        socket.setTcpNoDelay(true);
+                        socket.setSoTimeout((int) ACK_TIMEOUT.toMillis());
+                        socket.connect(new java.net.InetSocketAddress(host, port), 2000);
+                        in = new java.io.BufferedInputStream(socket.getInputStream(), 8192);
+                    }
+                    socket.getOutputStream().write(d.wire());
+                    Answer a = readAnswer(in);
+                    long micros = Math.max(0, (System.nanoTime() - task.intended()) / 1000);
+                    synchronized (latency) {
+                        latency.recordValue(micros);
+                    }
+                    if (successAck(d.provider(), a.status(), a.body())) {
+                        ok.incrementAndGet();
+                        acked.put(d.provider().channel + "|" + d.outTradeNo(), Boolean.TRUE);
+                    } else {
+                        errors.incrementAndGet();
+                    }
+                    if (a.close()) {
+                        socket.close();
+                        socket = null;
+                    }
+                } catch (IOException e) {
+                    long micros = Math.max(0, (System.nanoTime() - task.intended()) / 1000);
+                    synchronized (latency) {
+                        latency.recordValue(micros);
+                    }
+                    lost.incrementAndGet();
+                    closeQuietly(socket);
+                    socket = null;
+                }
+                done.countDown();
+            }
+        } catch (InterruptedException end) {
+            closeQuietly(socket);
+        }
+    }
+
+    record Answer(int status, byte[] body, boolean close) {}
+
+    /** Reads one HTTP/1.1 response: status line, headers, a Content-Length body (the service sends no chunks). */
+    private static Answer readAnswer(java.io.InputStream in) throws IOException {
+        String statusLine = line(in);
+        if (statusLine == null || !statusLine.startsWith("HTTP/1.1 ")) {
+            throw new IOException("no HTTP answer");
+        }
+        int status = Integer.parseInt(statusLine.substring(9, 12));
+        int length = 0;
+        boolean close = false;
+        for (String h; (h = line(in)) != null && !h.isEmpty(); ) {
+            String lower = h.toLowerCase(Locale.ROOT);
+            if (lower.startsWith("content-length:")) {
+                length = Integer.parseInt(lower.substring(15).trim());
+            } else if (lower.startsWith("connection:") && lower.contains("close")) {
+                close = true;
+            } else if (lower.startsWith("transfer-encoding:")) {
+                throw new IOException("chunked answers are not expected");
+            }
+        }
+        byte[] body = in.readNBytes(length);
+        if (body.length != length) {
+            throw new IOException("short body");
+        }
+        return new Answer(status, body, close);
+    }
+
+    private static String line(java.io.InputStream in) throws IOException {
+        var sb = new StringBuilder(64);
+        for (int c; (c = in.read()) >= 0; ) {
+            if (c == '\n') {
+                int n = sb.length();
+                return n > 0 && sb.charAt(n - 1) == '\r' ? sb.substring(0, n - 1) : sb.toString();
+            }
+            sb.append((char) c);
+        }
+        return sb.length() == 0 ? null : sb.toString();
+    }
+
+    private static void closeQuietly(java.net.Socket s) {
+        if (s != null) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // closing a broken connection
+            }
+        }
     }
 
     /**
@@ -414,32 +532,38 @@ public final class LoadDriver {
     }
 
     private Delivery firstDelivery(Provider p, String outTradeNo, long seq, long epochSecond) {
-        URI uri = URI.create(url + "/notify/" + p.path + "/" + p.channel);
         String txn = String.format(Locale.ROOT, "42%s%020d", runTag, seq);
-        HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(ACK_TIMEOUT);
+        var headers = new LinkedHashMap<String, String>();
         byte[] body;
         switch (p) {
             case WECHAT_V2 -> {
                 body = Fixtures.wechatV2Paid(outTradeNo, txn, 1999, seq % 2 == 0 ? "MD5" : "HMAC-SHA256");
-                b.header("Content-Type", "text/xml");
+                headers.put("Content-Type", "text/xml");
             }
             case ALIPAY -> {
                 body = Fixtures.alipayPaid(outTradeNo, txn, "19.99", alipayKey);
-                b.header("Content-Type", "application/x-www-form-urlencoded; charset=utf-8");
+                headers.put("Content-Type", "application/x-www-form-urlencoded; charset=utf-8");
             }
             default -> {
                 // v3 notices are signed with the time of the step: the service refuses ones older than 5 minutes
                 Fixtures.V3Notice v3 = Fixtures.wechatV3Paid(outTradeNo, txn, 1999, epochSecond, wechatV3Key);
                 body = v3.body();
+                headers.put("Content-Type", "application/json");
                 v3.headers().forEach((name, values) -> {
                     if (!name.equals("content-type")) {
-                        b.header(name, values.get(0));
+                        headers.put(name, values.get(0));
                     }
                 });
-                b.header("Content-Type", "application/json");
             }
         }
-        return new Delivery(p, outTradeNo, epochSecond, b.POST(HttpRequest.BodyPublishers.ofByteArray(body)).build());
+        var head = new StringBuilder(512).append("POST /notify/").append(p.path).append('/').append(p.channel)
+                .append(" HTTP/1.1\r\nHost: ").append(host).append(':').append(port).append("\r\n");
+        headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
+        head.append("Content-Length: ").append(body.length).append("\r\n\r\n");
+        byte[] h = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+        byte[] wire = java.util.Arrays.copyOf(h, h.length + body.length);
+        System.arraycopy(body, 0, wire, h.length, body.length);
+        return new Delivery(p, outTradeNo, epochSecond, wire);
     }
 
     /** Registers the orders with direct SQL (the merchant API is built elsewhere; the rows are the same). */
@@ -511,6 +635,60 @@ public final class LoadDriver {
 
     private Connection db() throws SQLException {
         return DriverManager.getConnection(jdbc);
+    }
+
+    /** CPU time in microseconds: the service process, this database's PostgreSQL backends, this driver. */
+    record Cpu(double service, double postgres, double driver) {
+        Cpu minus(Cpu o) {
+            return new Cpu(service - o.service, postgres - o.postgres, driver - o.driver);
+        }
+
+        Cpu per(long n) {
+            return new Cpu(service / n, postgres / n, driver / n);
+        }
+    }
+
+    /**
+     * Reads /proc: utime + stime of the service and of every PostgreSQL backend serving this run's database (their
+     * command line names it), and this JVM's own CPU time. Shared PostgreSQL processes (WAL writer, checkpointer)
+     * are not included.
+     */
+    private Cpu cpu() {
+        double service = opt.containsKey("service-pid") ? ticks(Path.of("/proc", opt.get("service-pid"))) : 0;
+        double postgres = 0;
+        String dbName = jdbc.replaceAll(".*/([^/?]+).*", "$1");
+        try (var dirs = Files.list(Path.of("/proc"))) {
+            for (Path d : (Iterable<Path>) dirs::iterator) {
+                String name = d.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String cmd = new String(Files.readAllBytes(d.resolve("cmdline")), StandardCharsets.ISO_8859_1);
+                    if (cmd.startsWith("postgres: ") && cmd.contains(" " + dbName + " ")) {
+                        postgres += ticks(d);
+                    }
+                } catch (IOException gone) {
+                    // the process ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            postgres = Double.NaN;
+        }
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean();
+        return new Cpu(service, postgres, os.getProcessCpuTime() / 1000.0);
+    }
+
+    /** utime + stime of /proc/PID/stat in microseconds (clock ticks of 10 ms). */
+    private static double ticks(Path proc) {
+        try {
+            String stat = Files.readString(proc.resolve("stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000.0;
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
     }
 
     /** VmRSS (and the peak VmHWM) of the service process, from /proc. */
