@@ -17,6 +17,8 @@
 #   PROFILE=1           record a JFR profile of the service into the run directory
 #   SKIP_BUILD=1        reuse the last build
 #   SERVICE_JAVA_OPTS   JVM options of the service (default: -Xms256m -Xmx512m)
+#   POOL=n              the service's connection pool size and pgbench's clients (default: the
+#                       quarkus.datasource.jdbc.max-size of application.properties)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -62,7 +64,10 @@ echo "== scratch database $DB, run directory $RUN"
 psql -d postgres -qc "CREATE DATABASE $DB" >/dev/null
 java -cp "$CP" io.paynotify.bench.LoadDriver config "$RUN"
 
-echo "== service (prod profile) on 127.0.0.1:$PORT"
+POOL=${POOL:-$(sed -n 's/^quarkus\.datasource\.jdbc\.max-size=\([0-9]*\).*/\1/p' "$ROOT/src/main/resources/application.properties" | head -1)}
+POOL=${POOL:-20}
+
+echo "== service (prod profile) on 127.0.0.1:$PORT, connection pool $POOL"
 JFR=""
 if [ -n "${PROFILE:-}" ]; then
   JFR="-XX:StartFlightRecording=filename=$RUN/service.jfr,settings=profile,dumponexit=true"
@@ -71,7 +76,7 @@ fi
 QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:5432/$DB" \
   java $SERVICE_JAVA_OPTS $JFR \
     -Dquarkus.config.locations="$RUN/service.properties" \
-    -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$PORT" \
+    -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$PORT" -Dquarkus.datasource.jdbc.max-size="$POOL" \
     -jar "$ROOT/target/quarkus-app/quarkus-run.jar" >"$RUN/service.log" 2>&1 &
 SERVICE_PID=$!
 for _ in $(seq 1 120); do
@@ -82,8 +87,6 @@ done
 curl -fs "http://127.0.0.1:$PORT/q/health/ready" >/dev/null || { echo "run.sh: the service is not ready" >&2; exit 1; }
 
 echo "== ceiling: pgbench, the intake's SQL, at the service's concurrency"
-POOL=$(sed -n 's/^quarkus\.datasource\.jdbc\.max-size=\([0-9]*\).*/\1/p' "$ROOT/src/main/resources/application.properties" | head -1)
-POOL=${POOL:-20}
 NORDERS=300000
 psql -d "$DB" -qc "INSERT INTO paynotify.orders (channel, out_trade_no, provider, amount_minor, currency, state, created_at, updated_at)
   SELECT 'pgbench', 'P' || g, 'ALIPAY', 1999, 'CNY', 'PENDING', now(), now() FROM generate_series(1, $NORDERS) g" >/dev/null
