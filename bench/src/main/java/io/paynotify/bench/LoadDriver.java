@@ -42,7 +42,9 @@ import org.HdrHistogram.Histogram;
  * The end-to-end load driver of issue 6: registers orders with direct SQL, then sends correctly signed notifications
  * over real HTTP to a running paynotify, first deliveries and exact duplicates mixed, across every provider the
  * service serves, in an <em>open loop</em>: request i is due at {@code start + i / rate} whatever the answers do,
- * and its latency is measured from that intended time (no coordinated omission), into an HdrHistogram.
+ * and its latency is measured from that intended time (no coordinated omission), into an HdrHistogram. Requests
+ * go out over {@code connections} (64) keep-alive HTTP/1.1 connections of a small blocking client ({@link
+ * #sendLoop}); each step also reports the CPU per notification of the service, its PostgreSQL backends and itself.
  *
  * <p>It searches the highest sustained rate (see {@link #sustained}), measures the latency at 25, 50 and 75 % of
  * it, checks the database (every order that got a success ack is SUCCESS with exactly one APPLIED notification)
@@ -50,7 +52,8 @@ import org.HdrHistogram.Histogram;
  *
  * <pre>
  *   LoadDriver config DIR          writes DIR/service.properties (channels, fresh test keys) and DIR/driver.keys
- *   LoadDriver run key=value...    url= jdbc= keys= pgbench-tps= service-pid= dup=0.5 ...
+ *   LoadDriver run key=value...    url= jdbc= keys= [pgbench-tps= service-pid= out= dup=0.5 connections=64
+ *                                  step-seconds=15 probe-seconds=5 start-rate=250 max-rate=20000]
  * </pre>
  */
 public final class LoadDriver {
