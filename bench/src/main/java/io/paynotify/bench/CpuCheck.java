@@ -63,7 +63,8 @@ public final class CpuCheck {
             System.out.printf(Locale.ROOT, "%-26s %,12.0f ops per CPU second%n", e.getKey(), perSecond);
         }
         System.out.println();
-        System.out.println(VerifyReport.table(score, v3.adapter != null));
+        System.out.println(VerifyReport.table(score, v3.adapter != null ? null
+                : VerifyBenchmark.V3_ADAPTER + " is not on the class path or could not be constructed."));
     }
 
     private static double measure(ThreadMXBean mx, Op op, double seconds) throws Exception {
