@@ -5,9 +5,9 @@ import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.security.Signature;
 import java.util.Base64;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Alipay's V1 notification signature (PROTOCOLS.md §3.4, {@code AlipaySignature.getSignCheckContentV1}): every
@@ -20,19 +20,26 @@ public final class AlipaySignature {
 
     /** The signed content. */
     public static String content(Map<String, String> params) {
-        var sorted = new TreeMap<String, String>();
-        params.forEach((k, v) -> {
+        // a sorted array of the names instead of a TreeMap copy: same order (String.compareTo), less work
+        String[] names = new String[params.size()];
+        int n = 0;
+        int length = 0;
+        for (Map.Entry<String, String> e : params.entrySet()) {
+            String k = e.getKey();
+            String v = e.getValue();
             if (!"sign".equals(k) && !"sign_type".equals(k) && v != null && !v.isEmpty()) {
-                sorted.put(k, v);
+                names[n++] = k;
+                length += k.length() + v.length() + 2;
             }
-        });
-        var sb = new StringBuilder(512);
-        sorted.forEach((k, v) -> {
-            if (sb.length() > 0) {
+        }
+        Arrays.sort(names, 0, n);
+        var sb = new StringBuilder(length);
+        for (int i = 0; i < n; i++) {
+            if (i > 0) {
                 sb.append('&');
             }
-            sb.append(k).append('=').append(v);
-        });
+            sb.append(names[i]).append('=').append(params.get(names[i]));
+        }
         return sb.toString();
     }
 
@@ -47,18 +54,46 @@ public final class AlipaySignature {
         return null;
     }
 
+    /**
+     * One Signature object per thread and algorithm: {@code Signature.getInstance} walks the provider list on every
+     * call (JFR, bench/ issue 6), and a Signature is reusable after {@code initVerify}.
+     */
+    private static final ThreadLocal<Signature> SHA256 = ThreadLocal.withInitial(() -> newSignature("SHA256withRSA"));
+    private static final ThreadLocal<Signature> SHA1 = ThreadLocal.withInitial(() -> newSignature("SHA1withRSA"));
+
+    private static Signature verifier(String algorithm) throws GeneralSecurityException {
+        return switch (algorithm) {
+            case "SHA256withRSA" -> SHA256.get();
+            case "SHA1withRSA" -> SHA1.get();
+            default -> Signature.getInstance(algorithm);
+        };
+    }
+
+    private static Signature newSignature(String algorithm) {
+        try {
+            return Signature.getInstance(algorithm);
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("JDK lacks " + algorithm, e);
+        }
+    }
+
     /** True when {@code sign} (base64) verifies over the content with any of the keys. */
     static boolean verify(String content, Charset charset, String sign, String algorithm, List<PublicKey> keys) {
         byte[] signature;
         try {
-            signature = Base64.getMimeDecoder().decode(sign);
-        } catch (IllegalArgumentException e) {
-            return false;
+            // the plain decoder first (several times faster); line breaks and other MIME leniency as a fallback
+            signature = Base64.getDecoder().decode(sign);
+        } catch (IllegalArgumentException plain) {
+            try {
+                signature = Base64.getMimeDecoder().decode(sign);
+            } catch (IllegalArgumentException e) {
+                return false;
+            }
         }
         byte[] message = content.getBytes(charset);
         for (PublicKey key : keys) {
             try {
-                Signature verifier = Signature.getInstance(algorithm);
+                Signature verifier = verifier(algorithm);
                 verifier.initVerify(key);
                 verifier.update(message);
                 if (verifier.verify(signature)) {

@@ -1,0 +1,726 @@
+package io.paynotify.bench;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.KeyFactory;
+import java.security.KeyPair;
+import java.security.PrivateKey;
+import java.security.spec.PKCS8EncodedKeySpec;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.SplittableRandom;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.locks.LockSupport;
+import java.util.stream.IntStream;
+import org.HdrHistogram.ConcurrentHistogram;
+import org.HdrHistogram.Histogram;
+
+/**
+ * The end-to-end load driver of issue 6: registers orders with direct SQL, then sends correctly signed notifications
+ * over real HTTP to a running paynotify, first deliveries and exact duplicates mixed, across every provider the
+ * service serves, in an <em>open loop</em>: request i is due at {@code start + i / rate} whatever the answers do,
+ * and its latency is measured from that intended time (no coordinated omission), into an HdrHistogram. Requests
+ * go out over {@code connections} (64) keep-alive HTTP/1.1 connections of a small blocking client ({@link
+ * #sendLoop}); each step also reports the CPU per notification of the service, its PostgreSQL backends and itself.
+ *
+ * <p>It searches the highest sustained rate (see {@link #sustained}), measures the latency at 25, 50 and 75 % of
+ * it, checks the database (every order that got a success ack is SUCCESS with exactly one APPLIED notification)
+ * and prints the result table.
+ *
+ * <pre>
+ *   LoadDriver config DIR          writes DIR/service.properties (channels, fresh test keys) and DIR/driver.keys
+ *   LoadDriver run key=value...    url= jdbc= keys= [pgbench-tps= service-pid= out= dup=0.5 connections=64
+ *                                  step-seconds=15 probe-seconds=5 start-rate=250 max-rate=20000]
+ * </pre>
+ */
+public final class LoadDriver {
+
+    /**
+     * A step is sustained when nothing failed and the latency shows no queue building up: the median at most
+     * {@link #SUSTAINED_P50_MICROS} and the p99 at most {@link #SUSTAINED_P99_MICROS}. An overloaded service's
+     * backlog grows for the whole step, so its median climbs to hundreds of milliseconds within seconds; these bounds
+     * stay loose enough that a shared machine's scheduling hiccups alone do not fail a step.
+     */
+    static final long SUSTAINED_P50_MICROS = 50_000;
+    static final long SUSTAINED_P99_MICROS = 500_000;
+    /** The providers' own deadline: an answer later than this is a lost ack. */
+    static final Duration ACK_TIMEOUT = Duration.ofSeconds(5);
+
+    private final Map<String, String> opt;
+    private final HttpClient http;
+    private final String url;
+    private final String host;
+    private final int port;
+    private final int connections;
+    private final String jdbc;
+    private final double dupShare;
+    private final PrivateKey alipayKey;
+    private final PrivateKey wechatV3Key;
+    private final List<Provider> providers = new ArrayList<>();
+    private final String runTag = Long.toString(System.currentTimeMillis() % 1_000_000_000L, 36).toUpperCase(Locale.ROOT);
+    private final AtomicLong orderSeq = new AtomicLong();
+    /** Every first delivery generated so far: duplicates are exact copies of these. */
+    private final List<Delivery> firsts = new ArrayList<>();
+    /** Orders that got a success ack, for the final database check: key channel|outTradeNo. */
+    private final Map<String, Boolean> acked = new ConcurrentHashMap<>();
+    private final SplittableRandom random = new SplittableRandom(42);
+    private long totalSent;
+    private long totalErrors;
+    private long totalLost;
+
+    enum Provider {
+        WECHAT_V2("wechatpay", Fixtures.WX_CHANNEL, "WECHATPAY_V2"),
+        ALIPAY("alipay", Fixtures.ALI_CHANNEL, "ALIPAY"),
+        WECHAT_V3("wechatpay-v3", Fixtures.WX3_CHANNEL, "WECHATPAY_V3");
+
+        final String path;
+        final String channel;
+        final String dbName;
+
+        Provider(String path, String channel, String dbName) {
+            this.path = path;
+            this.channel = channel;
+            this.dbName = dbName;
+        }
+    }
+
+    /** One notification as sent: a first delivery of a new order, or a byte-identical duplicate. */
+    record Delivery(Provider provider, String outTradeNo, long signedAt, byte[] wire) {}
+
+    /** One scheduled send: the delivery and the time it was due (latency counts from there). */
+    record Task(Delivery delivery, long intended) {}
+
+    /** What one step measured. */
+    record StepResult(double rate, double seconds, long sent, long ok, long errors, long lost, Histogram latency,
+            Cpu cpu) {
+        double p(double percentile) {
+            return latency.getTotalCount() == 0 ? Double.NaN : latency.getValueAtPercentile(percentile) / 1000.0;
+        }
+    }
+
+    public static void main(String[] args) throws Exception {
+        if (args.length >= 2 && args[0].equals("config")) {
+            writeConfig(Path.of(args[1]));
+            return;
+        }
+        if (args.length >= 1 && args[0].equals("run")) {
+            var opt = new LinkedHashMap<String, String>();
+            for (int i = 1; i < args.length; i++) {
+                int eq = args[i].indexOf('=');
+                opt.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+            }
+            System.exit(new LoadDriver(opt).run() ? 0 : 1);
+        }
+        System.err.println("usage: LoadDriver config DIR | LoadDriver run url=... jdbc=... keys=FILE [...]");
+        System.exit(2);
+    }
+
+    // ================================================================== config
+
+    /** Fresh test keys for this run only; the service gets the public halves, the driver the private ones. */
+    static void writeConfig(Path dir) throws IOException {
+        Files.createDirectories(dir);
+        KeyPair alipay = Fixtures.rsaPair();
+        KeyPair v3 = Fixtures.rsaPair();
+        var b64 = Base64.getEncoder();
+        String props = String.join("\n",
+                "# generated by bench/run.sh for one benchmark run: test keys only",
+                "paynotify.channels.\"" + Fixtures.WX_CHANNEL + "\".provider=WECHATPAY_V2",
+                "paynotify.channels.\"" + Fixtures.WX_CHANNEL + "\".app-id=" + Fixtures.WX_APPID,
+                "paynotify.channels.\"" + Fixtures.WX_CHANNEL + "\".mch-id=" + Fixtures.WX_MCH,
+                "paynotify.channels.\"" + Fixtures.WX_CHANNEL + "\".api-key=" + Fixtures.WX_KEY,
+                "paynotify.channels.\"" + Fixtures.WX_CHANNEL + "\".sign-types=MD5,HMAC-SHA256",
+                "paynotify.channels.\"" + Fixtures.ALI_CHANNEL + "\".provider=ALIPAY",
+                "paynotify.channels.\"" + Fixtures.ALI_CHANNEL + "\".app-id=" + Fixtures.ALI_APPID,
+                "paynotify.channels.\"" + Fixtures.ALI_CHANNEL + "\".alipay-public-key="
+                        + b64.encodeToString(alipay.getPublic().getEncoded()),
+                "paynotify.channels.\"" + Fixtures.WX3_CHANNEL + "\".provider=WECHATPAY_V3",
+                "paynotify.channels.\"" + Fixtures.WX3_CHANNEL + "\".app-id=" + Fixtures.WX3_APPID,
+                "paynotify.channels.\"" + Fixtures.WX3_CHANNEL + "\".mch-id=" + Fixtures.WX3_MCH,
+                "paynotify.channels.\"" + Fixtures.WX3_CHANNEL + "\".api-v3-key=" + Fixtures.WX3_API_V3_KEY,
+                "paynotify.channels.\"" + Fixtures.WX3_CHANNEL + "\".platform-keys.\"" + Fixtures.WX3_SERIAL + "\"="
+                        + b64.encodeToString(v3.getPublic().getEncoded()),
+                "");
+        Files.writeString(dir.resolve("service.properties"), props);
+        var keys = new Properties();
+        keys.setProperty("alipay", b64.encodeToString(alipay.getPrivate().getEncoded()));
+        keys.setProperty("wechat-v3", b64.encodeToString(v3.getPrivate().getEncoded()));
+        try (var out = Files.newBufferedWriter(dir.resolve("driver.keys"))) {
+            keys.store(out, "private test keys of one benchmark run");
+        }
+    }
+
+    // ================================================================== run
+
+    LoadDriver(Map<String, String> opt) throws Exception {
+        this.opt = opt;
+        this.url = opt.getOrDefault("url", "http://127.0.0.1:8080");
+        if (!URI.create(url).getHost().startsWith("127.")) {
+            throw new IllegalArgumentException("the load driver only targets 127.0.0.0/8");
+        }
+        this.host = URI.create(url).getHost();
+        this.port = URI.create(url).getPort();
+        this.connections = Integer.parseInt(opt.getOrDefault("connections", "64"));
+        this.jdbc = opt.get("jdbc");
+        this.dupShare = Double.parseDouble(opt.getOrDefault("dup", "0.5"));
+        var keys = new Properties();
+        try (var in = Files.newBufferedReader(Path.of(opt.get("keys")))) {
+            keys.load(in);
+        }
+        KeyFactory rsa = KeyFactory.getInstance("RSA");
+        this.alipayKey = rsa.generatePrivate(new PKCS8EncodedKeySpec(Base64.getDecoder().decode(keys.getProperty("alipay"))));
+        this.wechatV3Key = rsa.generatePrivate(
+                new PKCS8EncodedKeySpec(Base64.getDecoder().decode(keys.getProperty("wechat-v3"))));
+        this.http = HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(Duration.ofSeconds(2))
+                .executor(Executors.newFixedThreadPool(2, r -> {
+                    Thread t = new Thread(r, "http-client");
+                    t.setDaemon(true);
+                    return t;
+                }))
+                .build();
+    }
+
+    boolean run() throws Exception {
+        int probeSeconds = Integer.parseInt(opt.getOrDefault("probe-seconds", "5"));
+        int stepSeconds = Integer.parseInt(opt.getOrDefault("step-seconds", "15"));
+        double startRate = Double.parseDouble(opt.getOrDefault("start-rate", "250"));
+        double maxRate = Double.parseDouble(opt.getOrDefault("max-rate", "20000"));
+
+        providers.add(Provider.WECHAT_V2);
+        providers.add(Provider.ALIPAY);
+        if (serves(Provider.WECHAT_V3)) {
+            providers.add(Provider.WECHAT_V3);
+        }
+        log("providers: %s; duplicates: %.0f %%; run tag %s", providers, dupShare * 100, runTag);
+
+        // warm-up, gently ramped so that a cold JIT and an empty connection pool are not measured (not counted)
+        step(50, 6, "warm-up");
+        step(Math.min(150, startRate), 6, "warm-up");
+
+        // 1. the highest sustained rate: double until a step fails, then bisect
+        double good = 0;
+        double bad = 0;
+        for (double r = startRate; r <= maxRate; r *= 2) {
+            if (sustained(step(r, probeSeconds, "probe"))) {
+                good = r;
+            } else {
+                bad = r;
+                break;
+            }
+        }
+        if (good == 0) {
+            log("not even %.0f/s is sustained", startRate);
+            good = startRate / 2;
+        }
+        if (bad == 0) {
+            bad = maxRate * 2;
+        }
+        for (int i = 0; i < 3 && bad - good > good * 0.08; i++) {
+            double mid = Math.round((good + bad) / 2);
+            if (sustained(step(mid, probeSeconds, "bisect"))) {
+                good = mid;
+            } else {
+                bad = mid;
+            }
+        }
+        // confirm over a full step; step down by 10 % while it does not hold
+        StepResult atMax = null;
+        for (int i = 0; i < 3; i++) {
+            atMax = step(good, stepSeconds, "confirm");
+            if (sustained(atMax)) {
+                break;
+            }
+            good = Math.round(good * 0.9);
+        }
+        double max = good;
+
+        // 2. latency at 25, 50 and 75 % of it
+        var at = new LinkedHashMap<Integer, StepResult>();
+        for (int pct : new int[] {25, 50, 75}) {
+            at.put(pct, step(Math.max(1, Math.round(max * pct / 100.0)), stepSeconds, pct + " %"));
+        }
+
+        // 3. the database must show every acknowledged payment exactly once
+        DbCheck check = checkDatabase();
+
+        // 4. the table
+        double pgbench = Double.parseDouble(opt.getOrDefault("pgbench-tps", "NaN"));
+        String rss = residentMemory(opt.get("service-pid"));
+        var t = new StringBuilder();
+        t.append("| measure | value |\n|---|---|\n");
+        t.append(String.format(Locale.ROOT, "| providers, mix | %s; %.0f %% first deliveries, %.0f %% duplicates |%n",
+                providers, (1 - dupShare) * 100, dupShare * 100));
+        t.append(String.format(Locale.ROOT, "| service max sustained rate | %,.0f notifications/s (p99 %.1f ms, %d errors, %d lost over %d s) |%n",
+                max, atMax.p(99), atMax.errors(), atMax.lost(), (long) atMax.seconds()));
+        t.append(String.format(Locale.ROOT,
+                "| CPU per notification at the max rate | service %.0f us, its PostgreSQL backends %.0f us, load driver %.0f us |%n",
+                atMax.cpu().service(), atMax.cpu().postgres(), atMax.cpu().driver()));
+        t.append(String.format(Locale.ROOT, "| pgbench ceiling (same SQL, same concurrency) | %,.0f transactions/s |%n", pgbench));
+        t.append(String.format(Locale.ROOT, "| ratio service / pgbench | %.2f |%n", max / pgbench));
+        for (var e : at.entrySet()) {
+            StepResult s = e.getValue();
+            t.append(String.format(Locale.ROOT,
+                    "| latency at %d %% (%,.0f/s, %d s) | p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f ms; %d errors, %d lost |%n",
+                    e.getKey(), s.rate(), (long) s.seconds(), s.p(50), s.p(99), s.p(99.9), s.latency().getMaxValue() / 1000.0,
+                    s.errors(), s.lost()));
+        }
+        t.append(String.format(Locale.ROOT, "| resident memory of the service | %s |%n", rss));
+        t.append(String.format(Locale.ROOT, "| whole run | %,d sent, %d errors, %d lost acks (all steps, probes above the max included) |%n",
+                totalSent, totalErrors, totalLost));
+        t.append(String.format(Locale.ROOT,
+                "| database check | %,d orders acknowledged: %d not SUCCESS, %d without exactly one APPLIED; %,d notification rows |%n",
+                check.acked, check.notSuccess, check.notOneApplied, check.rows));
+        System.out.println();
+        System.out.println(t);
+        Path out = opt.containsKey("out") ? Path.of(opt.get("out")) : null;
+        if (out != null) {
+            Files.writeString(out, t.toString());
+        }
+        boolean measuredClean = at.values().stream().allMatch(s -> s.errors() == 0 && s.lost() == 0);
+        return check.notSuccess == 0 && check.notOneApplied == 0 && measuredClean;
+    }
+
+    /** Sustained: every request answered with the success ack in time, and the latency shows no queue building up. */
+    static boolean sustained(StepResult s) {
+        return s.errors() == 0 && s.lost() == 0 && s.latency().getValueAtPercentile(50) <= SUSTAINED_P50_MICROS
+                && s.latency().getValueAtPercentile(99) <= SUSTAINED_P99_MICROS;
+    }
+
+    /** True when the service has an adapter for that provider (an unsigned probe gets 401, not 404). */
+    private boolean serves(Provider p) throws Exception {
+        HttpResponse<Void> r = http.send(HttpRequest.newBuilder(URI.create(url + "/notify/" + p.path + "/" + p.channel))
+                .POST(HttpRequest.BodyPublishers.ofString("{}")).timeout(ACK_TIMEOUT).build(),
+                HttpResponse.BodyHandlers.discarding());
+        return r.statusCode() != 404;
+    }
+
+    // ================================================================== one step
+
+    private StepResult step(double rate, int seconds, String label) throws Exception {
+        int n = (int) Math.round(rate * seconds);
+        List<Delivery> plan = plan(n);
+        System.gc();
+        Thread.sleep(1000);
+        var latency = new ConcurrentHistogram(TimeUnit.SECONDS.toMicros(60), 3);
+        Cpu before = cpu();
+        var ok = new AtomicLong();
+        var errors = new AtomicLong();
+        var lost = new AtomicLong();
+        var done = new CountDownLatch(n);
+        var queue = new java.util.concurrent.LinkedBlockingQueue<Task>();
+        var workers = new ArrayList<Thread>();
+        for (int c = 0; c < connections; c++) {
+            Thread t = new Thread(() -> sendLoop(queue, latency, ok, errors, lost, done), "conn-" + c);
+            t.setDaemon(true);
+            t.start();
+            workers.add(t);
+        }
+        long period = (long) (1e9 / rate);
+        long start = System.nanoTime() + 10_000_000;
+        for (int i = 0; i < n; i++) {
+            long intended = start + i * period;
+            long wait = intended - System.nanoTime();
+            if (wait > 20_000) {
+                LockSupport.parkNanos(wait - 10_000);
+            }
+            while (System.nanoTime() < intended) {
+                Thread.onSpinWait();
+            }
+            queue.add(new Task(plan.get(i), intended));
+        }
+        if (!done.await(ACK_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS)) {
+            lost.addAndGet(done.getCount());
+        }
+        workers.forEach(Thread::interrupt);
+        var s = new StepResult(rate, seconds, n, ok.get(), errors.get(), lost.get(), latency.copy(),
+                cpu().minus(before).per(n));
+        totalSent += n;
+        totalErrors += s.errors();
+        totalLost += s.lost();
+        log("%-8s %7.0f/s %3d s: ok %d, errors %d, lost %d; p50 %.1f ms p99 %.1f ms p99.9 %.1f ms max %.1f ms;"
+                + " CPU us/notification: service %.0f, postgres %.0f, driver %.0f%s",
+                label, rate, seconds, s.ok(), s.errors(), s.lost(), s.p(50), s.p(99), s.p(99.9),
+                s.latency().getMaxValue() / 1000.0, s.cpu().service(), s.cpu().postgres(), s.cpu().driver(),
+                sustained(s) ? "" : "  (not sustained)");
+        return s;
+    }
+
+    private static boolean successAck(Provider p, int status, byte[] body) {
+        return switch (p) {
+            case WECHAT_V2 -> status == 200
+                    && new String(body, StandardCharsets.UTF_8).contains("<return_code><![CDATA[SUCCESS]]>");
+            case ALIPAY -> status == 200 && "success".equals(new String(body, StandardCharsets.US_ASCII));
+            case WECHAT_V3 -> status == 204;
+        };
+    }
+
+    /**
+     * One keep-alive HTTP/1.1 connection: takes the next due request, writes it, reads the answer. A small
+     * blocking client on purpose: the JDK HttpClient cost more CPU per request than the service it measured, on
+     * the same two cores. Requests wait in the shared queue while every connection is busy, and that wait counts
+     * in their latency (it runs from the intended time), so the loop stays open.
+     */
+    private void sendLoop(java.util.concurrent.BlockingQueue<Task> queue, Histogram latency, AtomicLong ok,
+            AtomicLong errors, AtomicLong lost, CountDownLatch done) {
+        java.net.Socket socket = null;
+        java.io.InputStream in = null;
+        try {
+            while (true) {
+                Task task = queue.take();
+                Delivery d = task.delivery();
+                try {
+                    if (socket == null) {
+                        socket = new java.net.Socket();
+                        socket.setTcpNoDelay(true);
+                        socket.setSoTimeout((int) ACK_TIMEOUT.toMillis());
+                        socket.connect(new java.net.InetSocketAddress(host, port), 2000);
+                        in = new java.io.BufferedInputStream(socket.getInputStream(), 8192);
+                    }
+                    socket.getOutputStream().write(d.wire());
+                    Answer a = readAnswer(in);
+                    long micros = Math.max(0, (System.nanoTime() - task.intended()) / 1000);
+                    synchronized (latency) {
+                        latency.recordValue(micros);
+                    }
+                    if (successAck(d.provider(), a.status(), a.body())) {
+                        ok.incrementAndGet();
+                        acked.put(d.provider().channel + "|" + d.outTradeNo(), Boolean.TRUE);
+                    } else {
+                        errors.incrementAndGet();
+                    }
+                    if (a.close()) {
+                        socket.close();
+                        socket = null;
+                    }
+                } catch (IOException e) {
+                    long micros = Math.max(0, (System.nanoTime() - task.intended()) / 1000);
+                    synchronized (latency) {
+                        latency.recordValue(micros);
+                    }
+                    lost.incrementAndGet();
+                    closeQuietly(socket);
+                    socket = null;
+                }
+                done.countDown();
+            }
+        } catch (InterruptedException end) {
+            closeQuietly(socket);
+        }
+    }
+
+    record Answer(int status, byte[] body, boolean close) {}
+
+    /** Reads one HTTP/1.1 response: status line, headers, a Content-Length body (the service sends no chunks). */
+    private static Answer readAnswer(java.io.InputStream in) throws IOException {
+        String statusLine = line(in);
+        if (statusLine == null || !statusLine.startsWith("HTTP/1.1 ")) {
+            throw new IOException("no HTTP answer");
+        }
+        int status = Integer.parseInt(statusLine.substring(9, 12));
+        int length = 0;
+        boolean close = false;
+        for (String h; (h = line(in)) != null && !h.isEmpty(); ) {
+            String lower = h.toLowerCase(Locale.ROOT);
+            if (lower.startsWith("content-length:")) {
+                length = Integer.parseInt(lower.substring(15).trim());
+            } else if (lower.startsWith("connection:") && lower.contains("close")) {
+                close = true;
+            } else if (lower.startsWith("transfer-encoding:")) {
+                throw new IOException("chunked answers are not expected");
+            }
+        }
+        byte[] body = in.readNBytes(length);
+        if (body.length != length) {
+            throw new IOException("short body");
+        }
+        return new Answer(status, body, close);
+    }
+
+    private static String line(java.io.InputStream in) throws IOException {
+        var sb = new StringBuilder(64);
+        for (int c; (c = in.read()) >= 0; ) {
+            if (c == '\n') {
+                int n = sb.length();
+                return n > 0 && sb.charAt(n - 1) == '\r' ? sb.substring(0, n - 1) : sb.toString();
+            }
+            sb.append((char) c);
+        }
+        return sb.length() == 0 ? null : sb.toString();
+    }
+
+    private static void closeQuietly(java.net.Socket s) {
+        if (s != null) {
+            try {
+                s.close();
+            } catch (IOException ignored) {
+                // closing a broken connection
+            }
+        }
+    }
+
+    /**
+     * The step's requests, built (and signed, in parallel) before the clock starts so that signing never competes
+     * with the measurement: new orders are registered first, duplicates copy earlier first deliveries.
+     */
+    private List<Delivery> plan(int n) throws Exception {
+        boolean[] dup = new boolean[n];
+        int newOrders = 0;
+        for (int i = 0; i < n; i++) {
+            dup[i] = !firsts.isEmpty() && random.nextDouble() < dupShare;
+            if (!dup[i]) {
+                newOrders++;
+            }
+        }
+        long base = orderSeq.getAndAdd(newOrders);
+        Provider[] providerOf = new Provider[newOrders];
+        String[] outTradeNo = new String[newOrders];
+        for (int k = 0; k < newOrders; k++) {
+            providerOf[k] = providers.get((int) ((base + k) % providers.size()));
+            outTradeNo[k] = "B" + runTag + "N" + (base + k);
+        }
+        register(providerOf, outTradeNo);
+        long now = Instant.now().getEpochSecond();
+        Delivery[] fresh = new Delivery[newOrders];
+        IntStream.range(0, newOrders).parallel().forEach(k -> fresh[k] = firstDelivery(providerOf[k], outTradeNo[k],
+                base + k, now));
+        var plan = new ArrayList<Delivery>(n);
+        int k = 0;
+        for (int i = 0; i < n; i++) {
+            if (dup[i]) {
+                plan.add(duplicateOfEarlier(now));
+            } else {
+                plan.add(fresh[k]);
+                firsts.add(fresh[k++]);
+            }
+        }
+        return plan;
+    }
+
+    /**
+     * A byte-identical copy of an earlier first delivery. A v3 copy must still be fresh (the service refuses
+     * timestamps older than 5 minutes; WeChat signs each retry anew), so old v3 ones are passed over.
+     */
+    private Delivery duplicateOfEarlier(long now) {
+        for (int tries = 0; ; tries++) {
+            Delivery d = firsts.get(random.nextInt(firsts.size()));
+            if (d.provider() != Provider.WECHAT_V3 || now - d.signedAt() < 200 || tries > 50) {
+                return d;
+            }
+        }
+    }
+
+    private Delivery firstDelivery(Provider p, String outTradeNo, long seq, long epochSecond) {
+        String txn = String.format(Locale.ROOT, "42%s%020d", runTag, seq);
+        var headers = new LinkedHashMap<String, String>();
+        byte[] body;
+        switch (p) {
+            case WECHAT_V2 -> {
+                body = Fixtures.wechatV2Paid(outTradeNo, txn, 1999, seq % 2 == 0 ? "MD5" : "HMAC-SHA256");
+                headers.put("Content-Type", "text/xml");
+            }
+            case ALIPAY -> {
+                body = Fixtures.alipayPaid(outTradeNo, txn, "19.99", alipayKey);
+                headers.put("Content-Type", "application/x-www-form-urlencoded; charset=utf-8");
+            }
+            default -> {
+                // v3 notices are signed with the time of the step: the service refuses ones older than 5 minutes
+                Fixtures.V3Notice v3 = Fixtures.wechatV3Paid(outTradeNo, txn, 1999, epochSecond, wechatV3Key);
+                body = v3.body();
+                headers.put("Content-Type", "application/json");
+                v3.headers().forEach((name, values) -> {
+                    if (!name.equals("content-type")) {
+                        headers.put(name, values.get(0));
+                    }
+                });
+            }
+        }
+        var head = new StringBuilder(512).append("POST /notify/").append(p.path).append('/').append(p.channel)
+                .append(" HTTP/1.1\r\nHost: ").append(host).append(':').append(port).append("\r\n");
+        headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
+        head.append("Content-Length: ").append(body.length).append("\r\n\r\n");
+        byte[] h = head.toString().getBytes(StandardCharsets.ISO_8859_1);
+        byte[] wire = java.util.Arrays.copyOf(h, h.length + body.length);
+        System.arraycopy(body, 0, wire, h.length, body.length);
+        return new Delivery(p, outTradeNo, epochSecond, wire);
+    }
+
+    /** Registers the orders with direct SQL (the merchant API is built elsewhere; the rows are the same). */
+    private void register(Provider[] providerOf, String[] outTradeNo) throws SQLException {
+        try (Connection c = db(); PreparedStatement ps = c.prepareStatement(
+                "INSERT INTO paynotify.orders (channel, out_trade_no, provider, amount_minor, currency, state,"
+                        + " created_at, updated_at) VALUES (?, ?, ?, 1999, 'CNY', 'PENDING', now(), now())")) {
+            c.setAutoCommit(false);
+            for (int k = 0; k < outTradeNo.length; k++) {
+                ps.setString(1, providerOf[k].channel);
+                ps.setString(2, outTradeNo[k]);
+                ps.setString(3, providerOf[k].dbName);
+                ps.addBatch();
+                if (k % 1000 == 999) {
+                    ps.executeBatch();
+                }
+            }
+            ps.executeBatch();
+            c.commit();
+        }
+    }
+
+    // ================================================================== database check
+
+    record DbCheck(long acked, long notSuccess, long notOneApplied, long rows) {}
+
+    private DbCheck checkDatabase() throws SQLException {
+        try (Connection c = db(); Statement st = c.createStatement()) {
+            st.execute("CREATE TEMP TABLE acked (channel text, out_trade_no text, PRIMARY KEY (channel, out_trade_no))");
+            c.setAutoCommit(false);
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO acked VALUES (?, ?)")) {
+                int k = 0;
+                for (String key : acked.keySet()) {
+                    int bar = key.indexOf('|');
+                    ps.setString(1, key.substring(0, bar));
+                    ps.setString(2, key.substring(bar + 1));
+                    ps.addBatch();
+                    if (++k % 1000 == 0) {
+                        ps.executeBatch();
+                    }
+                }
+                ps.executeBatch();
+            }
+            c.commit();
+            long notSuccess = count(st, "SELECT count(*) FROM acked a LEFT JOIN paynotify.orders o"
+                    + " USING (channel, out_trade_no) WHERE o.state IS DISTINCT FROM 'SUCCESS'");
+            long notOneApplied = count(st, "SELECT count(*) FROM acked a WHERE (SELECT count(*) FROM"
+                    + " paynotify.notifications n WHERE n.channel = a.channel AND n.out_trade_no = a.out_trade_no"
+                    + " AND n.outcome = 'APPLIED') <> 1");
+            long rows = count(st, "SELECT count(*) FROM paynotify.notifications");
+            log("database: %d acknowledged orders, %d not SUCCESS, %d without exactly one APPLIED", acked.size(),
+                    notSuccess, notOneApplied);
+            try (ResultSet rs = st.executeQuery("SELECT outcome, coalesce(reason, '-'), count(*) FROM"
+                    + " paynotify.notifications GROUP BY 1, 2 ORDER BY 1, 2")) {
+                while (rs.next()) {
+                    log("  notifications %s %s: %d", rs.getString(1), rs.getString(2), rs.getLong(3));
+                }
+            }
+            return new DbCheck(acked.size(), notSuccess, notOneApplied, rows);
+        }
+    }
+
+    private static long count(Statement st, String sql) throws SQLException {
+        try (ResultSet rs = st.executeQuery(sql)) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+
+    private Connection db() throws SQLException {
+        return DriverManager.getConnection(jdbc);
+    }
+
+    /** CPU time in microseconds: the service process, this database's PostgreSQL backends, this driver. */
+    record Cpu(double service, double postgres, double driver) {
+        Cpu minus(Cpu o) {
+            return new Cpu(service - o.service, postgres - o.postgres, driver - o.driver);
+        }
+
+        Cpu per(long n) {
+            return new Cpu(service / n, postgres / n, driver / n);
+        }
+    }
+
+    /**
+     * Reads /proc: utime + stime of the service and of every PostgreSQL backend serving this run's database (their
+     * command line names it), and this JVM's own CPU time. Shared PostgreSQL processes (WAL writer, checkpointer)
+     * are not included.
+     */
+    private Cpu cpu() {
+        double service = opt.containsKey("service-pid") ? ticks(Path.of("/proc", opt.get("service-pid"))) : 0;
+        double postgres = 0;
+        String dbName = jdbc.replaceAll(".*/([^/?]+).*", "$1");
+        try (var dirs = Files.list(Path.of("/proc"))) {
+            for (Path d : (Iterable<Path>) dirs::iterator) {
+                String name = d.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String cmd = new String(Files.readAllBytes(d.resolve("cmdline")), StandardCharsets.ISO_8859_1);
+                    if (cmd.startsWith("postgres: ") && cmd.contains(" " + dbName + " ")) {
+                        postgres += ticks(d);
+                    }
+                } catch (IOException gone) {
+                    // the process ended meanwhile
+                }
+            }
+        } catch (IOException e) {
+            postgres = Double.NaN;
+        }
+        var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean();
+        return new Cpu(service, postgres, os.getProcessCpuTime() / 1000.0);
+    }
+
+    /** utime + stime of /proc/PID/stat in microseconds (clock ticks of 10 ms). */
+    private static double ticks(Path proc) {
+        try {
+            String stat = Files.readString(proc.resolve("stat"));
+            String[] f = stat.substring(stat.lastIndexOf(')') + 2).split(" ");
+            return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000.0;
+        } catch (IOException | RuntimeException e) {
+            return 0;
+        }
+    }
+
+    /** VmRSS (and the peak VmHWM) of the service process, from /proc. */
+    static String residentMemory(String pid) {
+        if (pid == null) {
+            return "not measured";
+        }
+        try {
+            String rss = "?";
+            String hwm = "?";
+            for (String line : Files.readAllLines(Path.of("/proc", pid, "status"))) {
+                if (line.startsWith("VmRSS:")) {
+                    rss = mib(line);
+                } else if (line.startsWith("VmHWM:")) {
+                    hwm = mib(line);
+                }
+            }
+            return rss + " MiB at the end (peak " + hwm + " MiB)";
+        } catch (IOException e) {
+            return "not readable";
+        }
+    }
+
+    private static String mib(String line) {
+        long kib = Long.parseLong(line.replaceAll("[^0-9]", ""));
+        return Long.toString(kib / 1024);
+    }
+
+    static void log(String format, Object... args) {
+        System.out.printf(Locale.ROOT, "[load] " + format + "%n", args);
+    }
+}
