@@ -29,8 +29,13 @@ public final class ProviderTimes {
 
     /** Alipay {@code gmt_payment}, {@code yyyy-MM-dd HH:mm:ss} in Beijing time. */
     public static Instant alipay(String text) {
-        if (text == null || text.length() != 19 || text.charAt(4) != '-' || text.charAt(7) != '-'
-                || text.charAt(10) != ' ' || text.charAt(13) != ':' || text.charAt(16) != ':') {
+        if (text == null
+                || text.length() != 19
+                || text.charAt(4) != '-'
+                || text.charAt(7) != '-'
+                || text.charAt(10) != ' '
+                || text.charAt(13) != ':'
+                || text.charAt(16) != ':') {
             return null;
         }
         return local(text, 0, 5, 8, 11, 14, 17);

@@ -4,8 +4,8 @@ import java.nio.charset.Charset;
 import java.security.GeneralSecurityException;
 import java.security.PublicKey;
 import java.security.Signature;
-import java.util.Base64;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 
@@ -59,6 +59,7 @@ public final class AlipaySignature {
      * call (JFR, bench/ issue 6), and a Signature is reusable after {@code initVerify}.
      */
     private static final ThreadLocal<Signature> SHA256 = ThreadLocal.withInitial(() -> newSignature("SHA256withRSA"));
+
     private static final ThreadLocal<Signature> SHA1 = ThreadLocal.withInitial(() -> newSignature("SHA1withRSA"));
 
     private static Signature verifier(String algorithm) throws GeneralSecurityException {
