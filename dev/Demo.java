@@ -58,7 +58,10 @@ public class Demo {
         register("ali-dev", aliNo, 4200);
         register("wx3-dev", v3No, 250);
 
-        show("WeChat Pay v2 notification", post("/notify/wechatpay/wx-dev", wechatV2(wxNo, 100), Map.of()));
+        byte[] v2 = wechatV2(wxNo, 100);
+        show("WeChat Pay v2 notification", post("/notify/wechatpay/wx-dev", v2, Map.of()));
+        // providers deliver at least once: the same notice again is acknowledged and recorded as DUPLICATE
+        show("the same WeChat Pay v2 notification again", post("/notify/wechatpay/wx-dev", v2, Map.of()));
         show("Alipay notification", post("/notify/alipay/ali-dev", alipay(aliNo, "42.00"), Map.of()));
         var v3 = wechatV3(v3No, 250);
         show("WeChat Pay v3 notification", post("/notify/wechatpay-v3/wx3-dev", v3.body(), v3.headers()));
@@ -67,7 +70,7 @@ public class Demo {
             show("order " + o[0] + "/" + o[1], api("GET", "/api/v1/orders/" + o[0] + "/" + o[1], "", null));
         }
         System.out.println("\nThe notifications as stored (admin API):");
-        var req = HttpRequest.newBuilder(URI.create(base + "/admin/notifications?limit=3"))
+        var req = HttpRequest.newBuilder(URI.create(base + "/admin/notifications?limit=4"))
                 .header("Authorization", "Bearer " + ADMIN_TOKEN).GET().build();
         show("admin notifications", HTTP.send(req, HttpResponse.BodyHandlers.ofString()));
     }
