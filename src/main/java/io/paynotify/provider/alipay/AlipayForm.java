@@ -83,6 +83,11 @@ final class AlipayForm {
                 }
             }
         }
+        if (charsetValue == null && params.containsKey("charset")) {
+            // the name was percent-encoded (%63harset), so the pre-pass chose GBK without seeing it: refuse rather
+            // than decode every value in a charset the body did not ask for
+            throw new Malformed();
+        }
         return new Decoded(params, charset);
     }
 
