@@ -17,6 +17,14 @@ import javax.crypto.spec.SecretKeySpec;
  */
 final class WechatV3Decryptor {
 
+    private static final ThreadLocal<Cipher> AES_GCM = ThreadLocal.withInitial(() -> {
+        try {
+            return Cipher.getInstance("AES/GCM/NoPadding");
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK lacks AES/GCM", e);
+        }
+    });
+
     /** The only algorithm accepted; the SM4 variant and anything else are refused (an allow-list, never a lookup). */
     static final String ALGORITHM = "AEAD_AES_256_GCM";
 
@@ -52,7 +60,9 @@ final class WechatV3Decryptor {
         }
         byte[] aad = associatedData == null ? new byte[0] : associatedData.getBytes(StandardCharsets.UTF_8);
         try {
-            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
+            // reused per thread: each decryption re-initialises it with its own key and nonce (GCM forbids nonce
+            // reuse only when encrypting)
+            Cipher cipher = AES_GCM.get();
             cipher.init(Cipher.DECRYPT_MODE, new SecretKeySpec(apiV3Key, "AES"), new GCMParameterSpec(TAG_BITS, iv));
             cipher.updateAAD(aad);
             return cipher.doFinal(sealed);
