@@ -119,6 +119,11 @@ public final class MerchantClient {
 
         /** Unix seconds relative to now. */
         public Request skew(long seconds) {
+            if (seconds > 0) {
+                // a future timestamp 301 s ahead is refused only while the server's clock is in the same second as
+                // ours: start at the beginning of a second so the request cannot cross into the next one
+                startOfSecond();
+            }
             return timestamp(Long.toString(Instant.now().getEpochSecond() + seconds));
         }
 
@@ -319,6 +324,16 @@ public final class MerchantClient {
         @Override
         public String toString() {
             return status + " " + text();
+        }
+    }
+
+    /** Waits until a new second has just begun (at most one second). */
+    public static void startOfSecond() {
+        long ms = System.currentTimeMillis() % 1000;
+        try {
+            Thread.sleep(1000 - ms + 5);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
