@@ -50,10 +50,9 @@ class HungDatabaseTest {
         }
         TcpProxy.heal();
 
-        assertEquals(
-                "PENDING",
-                Db.row("SELECT state FROM orders WHERE out_trade_no = ?", no).get("state"));
-        // the provider retries; the pool drops the dead connections and the retry is applied exactly once
+        // A transaction stalled in the proxy may still commit once traffic flows again: that is the case the
+        // failure ack is for (never a success ack for an uncommitted notification). Whichever way, the provider's
+        // retry is acknowledged and the order is paid exactly once.
         Response retried = retryUntilAnswered(body, "/notify/wechatpay/" + TestChannels.WX);
         assertEquals(200, retried.statusCode());
         assertEquals(
