@@ -40,8 +40,6 @@ class DevApiScriptTest {
 
     @Test
     void theDocumentedRecipeCreatesReadsAndClosesAnOrder() throws Exception {
-        Process probe = new ProcessBuilder("bash", "-c", "command -v curl && command -v openssl").start();
-        org.junit.jupiter.api.Assumptions.assumeTrue(probe.waitFor() == 0, "curl and openssl are needed");
         String no = "S|" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
         String encoded = no.replace("|", "%7C");
         String key = "script-" + UUID.randomUUID();
