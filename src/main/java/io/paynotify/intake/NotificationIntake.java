@@ -206,6 +206,10 @@ public class NotificationIntake {
             }
         }
         boolean flagged = attention.size() != current.size();
+        if (d.newState() == null && !flagged) {
+            // a duplicate or an ignored notice: the order stays as it is, nothing to build or send
+            return;
+        }
         Timestamp now = Timestamp.from(n.receivedAt());
         Array attentionArray = c.createArrayOf("text", attention.toArray(new String[0]));
         if (d.pays()) {

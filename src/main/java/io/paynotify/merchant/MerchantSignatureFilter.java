@@ -2,6 +2,7 @@ package io.paynotify.merchant;
 
 import io.paynotify.channel.ChannelRegistry;
 import io.paynotify.http.Problem;
+import io.paynotify.logging.LogRateLimit;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
@@ -10,7 +11,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Clock;
-import java.util.concurrent.atomic.AtomicLong;
 import org.jboss.logging.Logger;
 
 /**
@@ -31,8 +31,7 @@ public class MerchantSignatureFilter {
 
     private final Clock clock;
     private final MerchantSignature signature;
-    private final AtomicLong windowStart = new AtomicLong(System.nanoTime());
-    private final AtomicLong inWindow = new AtomicLong();
+    private final LogRateLimit logLimit = new LogRateLimit(10);
 
     @Inject
     public MerchantSignatureFilter(ChannelRegistry registry, Clock clock) {
@@ -106,12 +105,7 @@ public class MerchantSignatureFilter {
 
     /** Logs the cause for operators at a bounded rate (ten lines a second); the client only ever sees the 401. */
     private void rejected(HttpServerRequest request, MerchantSignature.Failure failure) {
-        long now = System.nanoTime();
-        long start = windowStart.get();
-        if (now - start > 1_000_000_000L && windowStart.compareAndSet(start, now)) {
-            inWindow.set(0);
-        }
-        if (inWindow.incrementAndGet() <= 10) {
+        if (logLimit.tryLog().log()) {
             LOG.warnf(
                     "api rejected method=%s status=401 cause=%s",
                     request.method().name(), failure);

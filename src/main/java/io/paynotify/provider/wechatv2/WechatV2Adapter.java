@@ -1,5 +1,7 @@
 package io.paynotify.provider.wechatv2;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paynotify.channel.Channel;
 import io.paynotify.core.money.MinorUnits;
 import io.paynotify.core.notify.NotifyClass;
@@ -27,6 +29,7 @@ public class WechatV2Adapter implements NotifyAdapter {
     static final String SUCCESS = "SUCCESS";
     static final String FAIL = "FAIL";
     private static final int MAX_OUT_TRADE_NO = 32;
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override
     public Provider provider() {
@@ -118,7 +121,7 @@ public class WechatV2Adapter implements NotifyAdapter {
                 accountMismatch(channel, f),
                 Fields.tokenOrNull(info.get("refund_id")),
                 raw.body(),
-                Json.object(info),
+                json(info),
                 raw.receivedAt());
     }
 
@@ -155,40 +158,12 @@ public class WechatV2Adapter implements NotifyAdapter {
         return WechatV2Ack.failure(status);
     }
 
-    /** Minimal JSON for the decrypted req_info fields shown to operators (strings only). */
-    static final class Json {
-        private Json() {}
-
-        static String object(Map<String, String> fields) {
-            var sb = new StringBuilder("{");
-            fields.forEach((k, v) -> {
-                if (sb.length() > 1) {
-                    sb.append(',');
-                }
-                string(sb, k);
-                sb.append(':');
-                string(sb, v);
-            });
-            return sb.append('}').toString();
-        }
-
-        private static void string(StringBuilder sb, String s) {
-            sb.append('"');
-            for (int i = 0; i < s.length(); i++) {
-                char ch = s.charAt(i);
-                switch (ch) {
-                    case '"' -> sb.append("\\\"");
-                    case '\\' -> sb.append("\\\\");
-                    default -> {
-                        if (ch < 0x20) {
-                            sb.append(String.format("\\u%04x", (int) ch));
-                        } else {
-                            sb.append(ch);
-                        }
-                    }
-                }
-            }
-            sb.append('"');
+    /** The decrypted req_info fields as a JSON object of strings, shown to operators as {@code decoded}. */
+    static String json(Map<String, String> fields) {
+        try {
+            return JSON.writeValueAsString(fields);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("a map of strings always serialises", e);
         }
     }
 }
