@@ -73,14 +73,13 @@ public record Problem(String type, String title, int status, String detail, Stri
                 "Idempotency-Key");
     }
 
-    /** 413: the body is over the limit. */
+    /**
+     * 400 naming {@code body}: the body is over the limit. CONTRACT.md §3 answers an invalid request with 400 and the
+     * offending field, the body size included; there is no 413 in the merchant API.
+     */
     public static Problem tooLarge(int limit) {
         return new Problem(
-                TYPE_BASE + "body-too-large",
-                "Payload Too Large",
-                413,
-                "The body exceeds " + limit + " bytes.",
-                "body");
+                TYPE_BASE + "body-too-large", "Bad Request", 400, "The body exceeds " + limit + " bytes.", "body");
     }
 
     /** 503: the database could not be reached in time; sent with {@code Retry-After}. */

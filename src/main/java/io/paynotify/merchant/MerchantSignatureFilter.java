@@ -23,7 +23,7 @@ import org.jboss.logging.Logger;
 @ApplicationScoped
 public class MerchantSignatureFilter {
 
-    /** Merchant requests are small JSON documents; anything larger is refused with 413 while it arrives. */
+    /** Merchant requests are small JSON documents; anything larger is refused (400 naming {@code body}) while it arrives. */
     public static final int MAX_BODY_BYTES = 16 * 1024;
 
     private static final Logger LOG = Logger.getLogger("io.paynotify.api");

@@ -513,12 +513,12 @@ class MerchantApiTest {
     }
 
     @Test
-    void bodiesOverTheLimitAre413() {
+    void bodiesOverTheLimitAre400NamingTheBody() {
         String key = key();
         byte[] big = new byte[MerchantSignatureFilter.MAX_BODY_BYTES + 1];
         java.util.Arrays.fill(big, (byte) ' ');
         Answer r = a.request("POST", "/api/v1/orders").key(key).body(big).send();
-        assertProblem(r, 413, "body");
+        assertProblem(r, 400, "body");
         assertEquals(key, r.header("X-Idempotency-Key").orElse(null));
         assertEquals(0, Db.count("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = ?", key));
     }
