@@ -7,6 +7,7 @@ import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.sli
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
+import io.paynotify.core.notify.Provider;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -41,6 +42,50 @@ class ArchitectureTest {
         slices().matching("io.paynotify.provider.(*)..")
                 .should()
                 .notDependOnEachOther()
+                .check(classes);
+    }
+
+    @Test
+    void nothingOutsideTheProviderPackagesSwitchesOnTheProvider() {
+        // a switch on an enum compiles to a call of ordinal(); a comparison reads one of its constants
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("io.paynotify.provider..")
+                .and()
+                .doNotHaveFullyQualifiedName(Provider.class.getName())
+                .should()
+                .callMethod(Provider.class, "ordinal")
+                .orShould()
+                .accessField(Provider.class, "WECHATPAY_V2")
+                .orShould()
+                .accessField(Provider.class, "WECHATPAY_V3")
+                .orShould()
+                .accessField(Provider.class, "ALIPAY")
+                .because("provider knowledge lives in io.paynotify.provider.<x> (docs/architecture.md)")
+                .check(classes);
+    }
+
+    @Test
+    void theApisAndTheIdempotencyLayerNeverSeeAProvider() {
+        noClasses()
+                .that()
+                .resideInAnyPackage("io.paynotify.merchant..", "io.paynotify.admin..", "io.paynotify.idempotency..")
+                .should()
+                .dependOnClassesThat()
+                .resideInAPackage("io.paynotify.provider..")
+                .check(classes);
+    }
+
+    @Test
+    void onlyThePersistencePackageWritesSql() {
+        // one place per table: every statement lives in io.paynotify.persistence (health checks only read)
+        noClasses()
+                .that()
+                .resideOutsideOfPackages("io.paynotify.persistence..", "io.paynotify.health..")
+                .should()
+                .callMethod(java.sql.Connection.class, "prepareStatement", String.class)
+                .orShould()
+                .callMethod(java.sql.Connection.class, "createStatement")
                 .check(classes);
     }
 

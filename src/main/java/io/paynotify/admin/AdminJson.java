@@ -1,74 +1,143 @@
 package io.paynotify.admin;
 
-import com.fasterxml.jackson.annotation.JsonInclude;
-import com.fasterxml.jackson.databind.JsonNode;
-import io.quarkus.runtime.annotations.RegisterForReflection;
-import java.time.Instant;
-import java.time.ZoneOffset;
-import java.time.format.DateTimeFormatter;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import io.paynotify.http.OrderJson;
+import io.paynotify.persistence.NotificationRow;
+import io.paynotify.persistence.OrderRow;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Base64;
 import java.util.List;
 
-/** The JSON shapes of the admin API (CONTRACT.md §4). Every key is always present, null where there is no value. */
-public final class AdminJson {
+/**
+ * The JSON answers of the admin API (CONTRACT.md §4), written with a streaming generator like the merchant API's:
+ * every member always present, {@code null} where there is no value, times in UTC with milliseconds. An order is
+ * rendered by the same {@link OrderJson} as in the merchant API, so both show one order identically.
+ */
+final class AdminJson {
 
-    /** {@code 2026-01-02T03:04:05.123Z}: UTC, always with milliseconds, never the JVM's zone. */
-    private static final DateTimeFormatter TIME =
-            DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(ZoneOffset.UTC);
+    /** Writes one item of a list. */
+    @FunctionalInterface
+    interface ItemWriter<T> {
+        void write(JsonGenerator g, T item) throws IOException;
+    }
 
     private AdminJson() {}
 
-    static String time(Instant t) {
-        return t == null ? null : TIME.format(t);
+    /** {@code {"items":[...],"next":cursor-or-null}}. */
+    static <T> byte[] page(List<T> items, String next, ItemWriter<T> writer) {
+        return document(g -> {
+            g.writeStartObject();
+            g.writeArrayFieldStart("items");
+            for (T item : items) {
+                writer.write(g, item);
+            }
+            g.writeEndArray();
+            g.writeStringField("next", next);
+            g.writeEndObject();
+        });
+    }
+
+    /** One order, as the merchant API shows it. */
+    static byte[] order(OrderRow o) {
+        return document(g -> order(g, o));
+    }
+
+    static void order(JsonGenerator g, OrderRow o) throws IOException {
+        g.writeStartObject();
+        OrderJson.writeMembers(g, o);
+        g.writeEndObject();
     }
 
     /**
-     * One page of a list.
-     *
-     * @param items the rows of this page
-     * @param next the cursor for the next page ({@code after=}), null on the last page
+     * One recorded delivery: {@code rawBody} is the body exactly as received when it is valid UTF-8 (else null, and
+     * {@code rawBodyBase64} holds the bytes); {@code decoded} is the decrypted v3 resource or v2 {@code req_info}
+     * fields as a JSON object, else null.
      */
-    @RegisterForReflection
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record Page<T>(List<T> items, String next) {}
-
-    /** An order, as the merchant API shows it. */
-    @RegisterForReflection
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record Order(
-            String channel,
-            String outTradeNo,
-            String provider,
-            long amount,
-            String currency,
-            String description,
-            String state,
-            String transactionId,
-            String paidAt,
-            String createdAt,
-            String updatedAt,
-            List<String> attention) {}
+    static void notification(JsonGenerator g, NotificationRow n) throws IOException {
+        String text = utf8(n.rawBody());
+        g.writeStartObject();
+        g.writeNumberField("id", n.id());
+        g.writeStringField("channel", n.channel());
+        g.writeStringField("outTradeNo", n.outTradeNo());
+        g.writeStringField("provider", n.provider());
+        OrderJson.time(g, "receivedAt", n.receivedAt());
+        g.writeStringField("outcome", n.outcome());
+        g.writeStringField("reason", n.reason());
+        g.writeStringField("providerStatus", n.providerStatus());
+        g.writeStringField("transactionId", n.transactionId());
+        if (n.amount() == null) {
+            g.writeNullField("amount");
+        } else {
+            g.writeNumberField("amount", n.amount());
+        }
+        g.writeStringField("rawBody", text);
+        g.writeStringField("rawBodyBase64", text == null ? Base64.getEncoder().encodeToString(n.rawBody()) : null);
+        g.writeFieldName("decoded");
+        decoded(g, n.decoded());
+        g.writeEndObject();
+    }
 
     /**
-     * One recorded delivery.
-     *
-     * @param rawBody the body exactly as received when it is valid UTF-8, else null
-     * @param rawBodyBase64 the body's bytes in base64, present only when {@code rawBody} is null
-     * @param decoded the decrypted v3 resource or v2 {@code req_info} fields as a JSON object, else null
+     * The stored decoded text, copied token by token when it is one JSON object (it is only ever written so by the
+     * adapters); anything else shows as null rather than as raw text.
      */
-    @RegisterForReflection
-    @JsonInclude(JsonInclude.Include.ALWAYS)
-    public record Notification(
-            long id,
-            String channel,
-            String outTradeNo,
-            String provider,
-            String receivedAt,
-            String outcome,
-            String reason,
-            String providerStatus,
-            String transactionId,
-            Long amount,
-            String rawBody,
-            String rawBodyBase64,
-            JsonNode decoded) {}
+    private static void decoded(JsonGenerator g, String text) throws IOException {
+        if (text == null || !isObject(text)) {
+            g.writeNull();
+            return;
+        }
+        try (JsonParser p = OrderJson.factory().createParser(text)) {
+            p.nextToken();
+            g.copyCurrentStructure(p);
+        }
+    }
+
+    private static boolean isObject(String text) {
+        try (JsonParser p = OrderJson.factory().createParser(text)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                return false;
+            }
+            p.skipChildren();
+            return p.nextToken() == null;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** The text when the bytes are valid UTF-8 (malformed input is refused, not replaced), else null. */
+    static String utf8(byte[] raw) {
+        try {
+            return StandardCharsets.UTF_8
+                    .newDecoder()
+                    .onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT)
+                    .decode(ByteBuffer.wrap(raw))
+                    .toString();
+        } catch (CharacterCodingException e) {
+            return null;
+        }
+    }
+
+    @FunctionalInterface
+    private interface Body {
+        void write(JsonGenerator g) throws IOException;
+    }
+
+    private static byte[] document(Body body) {
+        var out = new ByteArrayOutputStream(1024);
+        try (JsonGenerator g = OrderJson.factory().createGenerator(out)) {
+            body.write(g);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
 }

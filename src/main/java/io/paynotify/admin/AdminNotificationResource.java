@@ -20,21 +20,21 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Blocking
 public class AdminNotificationResource {
 
-    private final AdminQueries queries;
+    private final AdminReads reads;
 
     @Inject
-    AdminNotificationResource(AdminQueries queries) {
-        this.queries = queries;
+    AdminNotificationResource(AdminReads reads) {
+        this.reads = reads;
     }
 
     @GET
     @Operation(summary = "Notifications, newest first", description = "Keyset-paginated; pass `next` back as `after`.")
-    public AdminJson.Page<AdminJson.Notification> list(
+    public byte[] list(
             @QueryParam("outcome") String outcome,
             @QueryParam("channel") String channel,
             @QueryParam("limit") String limit,
             @QueryParam("after") String after) {
-        return queries.notifications(
+        return reads.notifications(
                 Params.outcome(outcome),
                 Params.channel(channel),
                 Params.limit(limit),

@@ -1,5 +1,7 @@
 package io.paynotify.admin;
 
+import io.paynotify.http.Problem;
+import io.paynotify.http.ProblemException;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.GET;
@@ -21,22 +23,22 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Blocking
 public class AdminOrderResource {
 
-    private final AdminQueries queries;
+    private final AdminReads reads;
 
     @Inject
-    AdminOrderResource(AdminQueries queries) {
-        this.queries = queries;
+    AdminOrderResource(AdminReads reads) {
+        this.reads = reads;
     }
 
     @GET
     @Operation(summary = "Orders, newest first", description = "Keyset-paginated; pass `next` back as `after`.")
-    public AdminJson.Page<AdminJson.Order> list(
+    public byte[] list(
             @QueryParam("channel") String channel,
             @QueryParam("state") String state,
             @QueryParam("attention") String attention,
             @QueryParam("limit") String limit,
             @QueryParam("after") String after) {
-        return queries.orders(
+        return reads.orders(
                 Params.channel(channel),
                 Params.state(state),
                 Params.attention(attention),
@@ -47,10 +49,10 @@ public class AdminOrderResource {
     @GET
     @Path("/{channel}/{outTradeNo}")
     @Operation(summary = "One order")
-    public AdminJson.Order get(@PathParam("channel") String channel, @PathParam("outTradeNo") String outTradeNo) {
-        AdminJson.Order order = plausible(channel, outTradeNo) ? queries.order(channel, outTradeNo) : null;
+    public byte[] get(@PathParam("channel") String channel, @PathParam("outTradeNo") String outTradeNo) {
+        byte[] order = plausible(channel, outTradeNo) ? reads.order(channel, outTradeNo) : null;
         if (order == null) {
-            throw AdminProblem.notFound("no such order");
+            throw new ProblemException(Problem.notFound("No order with this channel and outTradeNo."));
         }
         return order;
     }
@@ -61,21 +63,27 @@ public class AdminOrderResource {
             summary = "The notifications recorded for one order, oldest first",
             description = "Also answers for an outTradeNo that has no order (UNKNOWN_ORDER); 404 only when there is "
                     + "neither an order nor a notification.")
-    public AdminJson.Page<AdminJson.Notification> notifications(
+    public byte[] notifications(
             @PathParam("channel") String channel,
             @PathParam("outTradeNo") String outTradeNo,
             @QueryParam("limit") String limit,
             @QueryParam("after") String after) {
         int pageSize = Params.limit(limit);
         Long cursor = Cursor.decode("history", after);
-        if (!plausible(channel, outTradeNo) || !queries.known(channel, outTradeNo)) {
-            throw AdminProblem.notFound("no order and no notification for this outTradeNo");
+        byte[] page =
+                plausible(channel, outTradeNo) ? reads.orderNotifications(channel, outTradeNo, pageSize, cursor) : null;
+        if (page == null) {
+            throw new ProblemException(Problem.notFound("No order and no notification for this outTradeNo."));
         }
-        return queries.orderNotifications(channel, outTradeNo, pageSize, cursor);
+        return page;
     }
 
-    /** Values longer than the columns can never match: answer 404 without a query. */
+    /** Values that could never match a row (too long, or not text PostgreSQL accepts) answer 404 without a query. */
     private static boolean plausible(String channel, String outTradeNo) {
-        return channel.length() <= 32 && !outTradeNo.isEmpty() && outTradeNo.length() <= 64;
+        return channel.length() <= 32
+                && !outTradeNo.isEmpty()
+                && outTradeNo.length() <= 64
+                && channel.indexOf('\0') < 0
+                && outTradeNo.indexOf('\0') < 0;
     }
 }

@@ -1,6 +1,8 @@
 package io.paynotify.admin;
 
 import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.http.Problem;
+import io.paynotify.http.ProblemMappers;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.container.ContainerRequestContext;
 import jakarta.ws.rs.container.ResourceInfo;
@@ -59,11 +61,8 @@ public class BearerTokenFilter {
         if (authorized(request.getHeaders().get(HttpHeaders.AUTHORIZATION))) {
             return null;
         }
-        return Response.status(401)
-                .type(ProblemJson.MEDIA_TYPE)
+        return ProblemMappers.toResponseBuilder(Problem.ADMIN_UNAUTHENTICATED)
                 .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"paynotify-admin\"")
-                .entity(new ProblemJson(
-                        "about:blank", "Unauthorized", 401, "a valid admin bearer token is required", null))
                 .build();
     }
 

@@ -1,5 +1,7 @@
 package io.paynotify.admin;
 
+import io.paynotify.http.Problem;
+import io.paynotify.http.ProblemException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.regex.Matcher;
@@ -30,7 +32,7 @@ final class Cursor {
     /**
      * The id a cursor continues after, or null when none was given.
      *
-     * @throws AdminProblem 400 when the cursor is malformed or belongs to another list
+     * @throws ProblemException 400 when the cursor is malformed or belongs to another list
      */
     static Long decode(String list, String cursor) {
         if (cursor == null) {
@@ -56,7 +58,7 @@ final class Cursor {
         }
     }
 
-    private static AdminProblem malformed() {
-        return AdminProblem.badRequest("after", "is not a cursor returned by this list");
+    private static ProblemException malformed() {
+        return new ProblemException(Problem.invalid("after", "after is not a cursor returned by this list"));
     }
 }

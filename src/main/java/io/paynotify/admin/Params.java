@@ -1,6 +1,8 @@
 package io.paynotify.admin;
 
 import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.http.Problem;
+import io.paynotify.http.ProblemException;
 import java.util.Set;
 
 /** Strict parsing of the admin query parameters: a value that is not exactly right is a 400 naming the parameter. */
@@ -14,17 +16,21 @@ final class Params {
 
     private Params() {}
 
+    private static ProblemException invalid(String parameter, String detail) {
+        return new ProblemException(Problem.invalid(parameter, detail));
+    }
+
     /** {@code limit}: 1..500, default 50; anything else (more than 500 included) is 400. */
     static int limit(String value) {
         if (value == null) {
             return DEFAULT_LIMIT;
         }
         if (!value.matches("[0-9]{1,4}")) {
-            throw AdminProblem.badRequest("limit", "must be an integer from 1 to " + MAX_LIMIT);
+            throw invalid("limit", "limit must be an integer from 1 to " + MAX_LIMIT);
         }
         int limit = Integer.parseInt(value);
         if (limit < 1 || limit > MAX_LIMIT) {
-            throw AdminProblem.badRequest("limit", "must be an integer from 1 to " + MAX_LIMIT);
+            throw invalid("limit", "limit must be an integer from 1 to " + MAX_LIMIT);
         }
         return limit;
     }
@@ -35,7 +41,7 @@ final class Params {
             return null;
         }
         if (!ChannelRegistry.CHANNEL_NAME.matcher(value).matches()) {
-            throw AdminProblem.badRequest("channel", "must be a channel name");
+            throw invalid("channel", "channel must be a channel name");
         }
         return value;
     }
@@ -43,7 +49,7 @@ final class Params {
     /** {@code state}: PENDING, SUCCESS or CLOSED, or absent. */
     static String state(String value) {
         if (value != null && !STATES.contains(value)) {
-            throw AdminProblem.badRequest("state", "must be one of PENDING, SUCCESS, CLOSED");
+            throw invalid("state", "state must be one of PENDING, SUCCESS, CLOSED");
         }
         return value;
     }
@@ -51,7 +57,7 @@ final class Params {
     /** {@code outcome}: APPLIED, DUPLICATE, IGNORED or ANOMALY, or absent. */
     static String outcome(String value) {
         if (value != null && !OUTCOMES.contains(value)) {
-            throw AdminProblem.badRequest("outcome", "must be one of APPLIED, DUPLICATE, IGNORED, ANOMALY");
+            throw invalid("outcome", "outcome must be one of APPLIED, DUPLICATE, IGNORED, ANOMALY");
         }
         return value;
     }
@@ -67,7 +73,7 @@ final class Params {
             case "false":
                 return Boolean.FALSE;
             default:
-                throw AdminProblem.badRequest("attention", "must be true or false");
+                throw invalid("attention", "attention must be true or false");
         }
     }
 }

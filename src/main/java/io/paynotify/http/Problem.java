@@ -33,6 +33,10 @@ public record Problem(String type, String title, int status, String detail, Stri
     public static final Problem UNAUTHENTICATED = new Problem(
             TYPE_BASE + "unauthenticated", "Unauthorized", 401, "The request is not correctly signed.", null);
 
+    /** The one 401 answer of {@code /admin}: no valid bearer token, whatever was wrong with it. */
+    public static final Problem ADMIN_UNAUTHENTICATED = new Problem(
+            TYPE_BASE + "unauthenticated", "Unauthorized", 401, "A valid admin bearer token is required.", null);
+
     /** 400: a field, header or path parameter is invalid; {@code field} names it. */
     public static Problem invalid(String field, String detail) {
         return new Problem(TYPE_BASE + "invalid-request", "Invalid request", 400, detail, field);

@@ -1,17 +1,16 @@
 package io.paynotify.idempotency;
 
 import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.persistence.DatabaseUnavailable;
+import io.paynotify.persistence.IdempotencyKeyRows;
+import io.paynotify.persistence.Transactions;
 import io.quarkus.scheduler.Scheduled;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
-import java.sql.Timestamp;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import javax.sql.DataSource;
 import org.jboss.logging.Logger;
 
 /**
@@ -27,23 +26,20 @@ import org.jboss.logging.Logger;
 public class IdempotencyCleanupJob {
 
     /** Rows per DELETE statement, at most. */
-    public static final int BATCH = 1000;
+    public static final int BATCH = IdempotencyKeyRows.CLEANUP_BATCH;
 
     /** Statements per run, at most: bounds one run at a million rows. */
     static final int MAX_STATEMENTS = 1000;
 
     private static final Logger LOG = Logger.getLogger("io.paynotify.idempotency");
 
-    private static final String DELETE_BATCH = "DELETE FROM idempotency_keys WHERE id IN (SELECT id FROM"
-            + " idempotency_keys WHERE expires_at <= ? ORDER BY expires_at LIMIT " + BATCH + " FOR UPDATE SKIP LOCKED)";
-
-    private final DataSource dataSource;
+    private final Transactions transactions;
     private final Clock clock;
     private final NotifyMetrics metrics;
 
     @Inject
-    public IdempotencyCleanupJob(DataSource dataSource, Clock clock, NotifyMetrics metrics) {
-        this.dataSource = dataSource;
+    public IdempotencyCleanupJob(Transactions transactions, Clock clock, NotifyMetrics metrics) {
+        this.transactions = transactions;
         this.clock = clock;
         this.metrics = metrics;
     }
@@ -62,11 +58,10 @@ public class IdempotencyCleanupJob {
             if (total > 0) {
                 LOG.infof("idempotency cleanup deleted=%d statements=%d", total, deleted.size());
             }
-        } catch (SQLException e) {
+        } catch (DatabaseUnavailable e) {
             metrics.cleanupFailed();
             // the next run tries again; expired keys are already treated as absent by the claim
-            LOG.warnf(
-                    "idempotency cleanup failed: %s (SQLState %s)", e.getClass().getSimpleName(), e.getSQLState());
+            LOG.warnf("idempotency cleanup failed (SQLState %s)", e.sqlState());
         }
     }
 
@@ -76,22 +71,18 @@ public class IdempotencyCleanupJob {
      * @return the rows deleted by each statement, in order (each at most {@link #BATCH}; the last is 0 unless the
      *     run hit {@link #MAX_STATEMENTS})
      */
-    public List<Integer> run() throws SQLException {
-        var counts = new ArrayList<Integer>();
-        Timestamp now = Timestamp.from(clock.instant());
-        try (Connection c = dataSource.getConnection()) {
-            c.setAutoCommit(true);
-            try (PreparedStatement ps = c.prepareStatement(DELETE_BATCH)) {
-                ps.setTimestamp(1, now);
-                for (int i = 0; i < MAX_STATEMENTS; i++) {
-                    int n = ps.executeUpdate();
-                    counts.add(n);
-                    if (n == 0) {
-                        break;
-                    }
+    public List<Integer> run() {
+        Instant now = clock.instant();
+        return transactions.autoCommit(c -> {
+            var counts = new ArrayList<Integer>();
+            for (int i = 0; i < MAX_STATEMENTS; i++) {
+                int n = IdempotencyKeyRows.deleteExpiredBatch(c, now);
+                counts.add(n);
+                if (n == 0) {
+                    break;
                 }
             }
-        }
-        return counts;
+            return counts;
+        });
     }
 }

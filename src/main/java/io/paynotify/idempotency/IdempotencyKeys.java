@@ -4,21 +4,18 @@ import io.paynotify.channel.PaynotifyConfig;
 import io.paynotify.http.ApiAnswer;
 import io.paynotify.http.Problem;
 import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.persistence.IdempotencyKeyRows;
+import io.paynotify.persistence.Transactions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
-import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import javax.sql.DataSource;
 
 /**
  * The Idempotency-Key of every merchant POST (CONTRACT.md §3), held by PostgreSQL alone.
@@ -45,17 +42,6 @@ public class IdempotencyKeys {
     private static final int MAX_ATTEMPTS = 3;
     private static final String LOCK_NOT_AVAILABLE = "55P03";
 
-    private static final String DELETE_EXPIRED = "DELETE FROM idempotency_keys WHERE client_id = ? AND method_path = ?"
-            + " AND idempotency_key = ? AND expires_at <= ?";
-    private static final String CLAIM = "INSERT INTO idempotency_keys (client_id, method_path, idempotency_key,"
-            + " fingerprint, created_at, expires_at) VALUES (?, ?, ?, ?, ?, ?)"
-            + " ON CONFLICT (client_id, method_path, idempotency_key) DO NOTHING RETURNING id";
-    private static final String STORE = "UPDATE idempotency_keys SET status_code = ?, content_type = ?,"
-            + " response_body = ?, first_response_at = ? WHERE id = ?";
-    private static final String EXISTING = "SELECT fingerprint, status_code, content_type, response_body,"
-            + " first_response_at FROM idempotency_keys WHERE client_id = ? AND method_path = ?"
-            + " AND idempotency_key = ? AND expires_at > ?";
-
     /** The key's scope: one client, one method and path, one key. */
     public record Scope(String clientId, String methodPath, String key) {
         @Override
@@ -80,14 +66,14 @@ public class IdempotencyKeys {
      */
     public record Outcome(ApiAnswer answer, boolean replayed, Instant originalDate) {}
 
-    private final DataSource dataSource;
+    private final Transactions transactions;
     private final Clock clock;
     private final Duration retention;
     private final NotifyMetrics metrics;
 
     @Inject
-    public IdempotencyKeys(DataSource dataSource, Clock clock, PaynotifyConfig config, NotifyMetrics metrics) {
-        this.dataSource = dataSource;
+    public IdempotencyKeys(Transactions transactions, Clock clock, PaynotifyConfig config, NotifyMetrics metrics) {
+        this.transactions = transactions;
         this.clock = clock;
         this.retention = config.idempotency().retention();
         this.metrics = metrics;
@@ -119,72 +105,42 @@ public class IdempotencyKeys {
     /**
      * Runs the operation at most once per key, or answers for the request that did.
      *
-     * @throws SQLException the database failed or the commit's outcome is unknown: answer 503; nothing is stored
-     *     unless the commit happened, in which case a retry replays it
+     * @throws io.paynotify.persistence.DatabaseUnavailable the database failed or the commit's outcome is unknown:
+     *     answer 503; nothing is stored unless the commit happened, in which case a retry replays it
      */
-    public Outcome execute(Scope scope, byte[] body, Operation operation) throws SQLException {
+    public Outcome execute(Scope scope, byte[] body, Operation operation) {
         byte[] fingerprint = fingerprint(body);
-        for (int attempt = 1; ; attempt++) {
-            try (Connection c = dataSource.getConnection()) {
-                c.setAutoCommit(false);
-                try {
-                    Outcome outcome = executeIn(c, scope, fingerprint, operation);
-                    if (outcome != null) {
-                        return outcome;
-                    }
-                } catch (SQLException e) {
-                    rollbackQuietly(c);
-                    if (LOCK_NOT_AVAILABLE.equals(e.getSQLState()) && e instanceof ClaimWaitExpired) {
-                        return inFlight();
-                    }
-                    throw e;
-                } catch (RuntimeException e) {
-                    rollbackQuietly(c);
-                    throw e;
-                }
-            }
-            if (attempt >= MAX_ATTEMPTS) {
-                // the conflicting row vanished each time (expired and cleaned up in between): treat as in flight
-                return inFlight();
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            Outcome outcome =
+                    transactions.inTransaction(Transactions.Retry.NONE, c -> attempt(c, scope, fingerprint, operation));
+            if (outcome != null) {
+                return outcome;
             }
         }
+        // the conflicting row vanished each time (expired and cleaned up in between): treat as in flight
+        return inFlight();
     }
 
     /** One attempt; null when the conflicting row disappeared before it could be read (try again). */
-    private Outcome executeIn(Connection c, Scope scope, byte[] fingerprint, Operation operation) throws SQLException {
+    private Outcome attempt(Connection c, Scope scope, byte[] fingerprint, Operation operation) throws SQLException {
         Instant now = clock.instant().truncatedTo(ChronoUnit.MICROS);
-        Timestamp nowTs = Timestamp.from(now);
-        try (Statement s = c.createStatement()) {
+        Long claimed;
+        try {
             // bounds the wait for a concurrent holder of the same key; the contract allows at most 2 s
-            s.execute("SET LOCAL lock_timeout = '" + CLAIM_WAIT + "'");
-        }
-        try (PreparedStatement ps = c.prepareStatement(DELETE_EXPIRED)) {
-            bindScope(ps, scope);
-            ps.setTimestamp(4, nowTs);
-            ps.executeUpdate();
-        } catch (SQLException e) {
-            // another request is replacing the same expired key right now
-            throw LOCK_NOT_AVAILABLE.equals(e.getSQLState()) ? new ClaimWaitExpired(e) : e;
-        }
-        Long claimed = null;
-        try (PreparedStatement ps = c.prepareStatement(CLAIM)) {
-            bindScope(ps, scope);
-            ps.setBytes(4, fingerprint);
-            ps.setTimestamp(5, nowTs);
-            ps.setTimestamp(6, Timestamp.from(now.plus(retention)));
-            try (ResultSet rs = ps.executeQuery()) {
-                if (rs.next()) {
-                    claimed = rs.getLong(1);
-                }
-            }
+            IdempotencyKeyRows.lockTimeout(c, CLAIM_WAIT);
+            IdempotencyKeyRows.deleteExpired(c, scope.clientId(), scope.methodPath(), scope.key(), now);
+            claimed = IdempotencyKeyRows.claim(
+                    c, scope.clientId(), scope.methodPath(), scope.key(), fingerprint, now, now.plus(retention));
         } catch (SQLException e) {
             if (LOCK_NOT_AVAILABLE.equals(e.getSQLState())) {
-                throw new ClaimWaitExpired(e);
+                // another request holds the key (or is replacing its expired row) for longer than CLAIM_WAIT
+                c.rollback();
+                return inFlight();
             }
             throw e;
         }
         if (claimed == null) {
-            Outcome existing = existing(c, scope, fingerprint, nowTs);
+            Outcome existing = existing(c, scope, fingerprint, now);
             c.rollback();
             return existing;
         }
@@ -195,68 +151,32 @@ public class IdempotencyKeys {
             return new Outcome(answer, false, null);
         }
         Instant answeredAt = clock.instant().truncatedTo(ChronoUnit.MILLIS);
-        try (PreparedStatement ps = c.prepareStatement(STORE)) {
-            ps.setInt(1, answer.status());
-            ps.setString(2, answer.contentType());
-            ps.setBytes(3, answer.body());
-            ps.setTimestamp(4, Timestamp.from(answeredAt));
-            ps.setLong(5, claimed);
-            if (ps.executeUpdate() != 1) {
-                throw new SQLException("claimed idempotency key row missing", "40001");
-            }
-        }
-        c.commit();
+        IdempotencyKeyRows.store(c, claimed, answer.status(), answer.contentType(), answer.body(), answeredAt);
         return new Outcome(answer, false, answeredAt);
     }
 
     /** The committed row that won the claim: replay it, or 422 when it was claimed for another body. */
-    private Outcome existing(Connection c, Scope scope, byte[] fingerprint, Timestamp now) throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(EXISTING)) {
-            bindScope(ps, scope);
-            ps.setTimestamp(4, now);
-            try (ResultSet rs = ps.executeQuery()) {
-                if (!rs.next()) {
-                    return null;
-                }
-                if (!MessageDigest.isEqual(rs.getBytes(1), fingerprint)) {
-                    metrics.idempotencyConflict(NotifyMetrics.IdempotencyConflict.OTHER_BODY);
-                    return new Outcome(Problem.mismatch().toAnswer(), false, null);
-                }
-                int status = rs.getInt(2);
-                if (rs.wasNull()) {
-                    // cannot be seen once committed (claim and answer commit together); defensive only
-                    return inFlight();
-                }
-                Timestamp first = rs.getTimestamp(5);
-                metrics.idempotencyReplay();
-                return new Outcome(new ApiAnswer(status, rs.getString(3), rs.getBytes(4)), true, first.toInstant());
-            }
+    private Outcome existing(Connection c, Scope scope, byte[] fingerprint, Instant now) throws SQLException {
+        IdempotencyKeyRows.Stored stored =
+                IdempotencyKeyRows.existing(c, scope.clientId(), scope.methodPath(), scope.key(), now);
+        if (stored == null) {
+            return null;
         }
+        if (!MessageDigest.isEqual(stored.fingerprint(), fingerprint)) {
+            metrics.idempotencyConflict(NotifyMetrics.IdempotencyConflict.OTHER_BODY);
+            return new Outcome(Problem.mismatch().toAnswer(), false, null);
+        }
+        if (stored.status() == null) {
+            // cannot be seen once committed (claim and answer commit together); defensive only
+            return inFlight();
+        }
+        metrics.idempotencyReplay();
+        return new Outcome(
+                new ApiAnswer(stored.status(), stored.contentType(), stored.body()), true, stored.firstAnswerAt());
     }
 
     private Outcome inFlight() {
         metrics.idempotencyConflict(NotifyMetrics.IdempotencyConflict.IN_FLIGHT);
         return new Outcome(Problem.inFlight().toAnswer(), false, null);
-    }
-
-    private static void bindScope(PreparedStatement ps, Scope scope) throws SQLException {
-        ps.setString(1, scope.clientId());
-        ps.setString(2, scope.methodPath());
-        ps.setString(3, scope.key());
-    }
-
-    private static void rollbackQuietly(Connection c) {
-        try {
-            c.rollback();
-        } catch (SQLException ignored) {
-            // the connection is broken; the pool discards it and the server rolls back on its own
-        }
-    }
-
-    /** The claim waited {@link #CLAIM_WAIT} for another request holding the same key. */
-    private static final class ClaimWaitExpired extends SQLException {
-        ClaimWaitExpired(SQLException cause) {
-            super("idempotency key held by a running request", LOCK_NOT_AVAILABLE, cause);
-        }
     }
 }

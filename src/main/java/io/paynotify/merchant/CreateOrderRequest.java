@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import io.paynotify.channel.Channel;
 import io.paynotify.core.money.MinorUnits;
+import io.paynotify.core.order.OutTradeNo;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -32,8 +33,6 @@ import java.util.regex.Pattern;
  */
 record CreateOrderRequest(Channel channel, String outTradeNo, long amount, String currency, String description) {
 
-    static final Pattern OUT_TRADE_NO = Pattern.compile("[A-Za-z0-9_\\-|*]{1,64}");
-    static final int WECHAT_MAX_OUT_TRADE_NO = 32;
     static final int MAX_DESCRIPTION = 256;
     static final String CURRENCY = "CNY";
     private static final Set<String> FIELDS = Set.of("channel", "outTradeNo", "amount", "currency", "description");
@@ -67,11 +66,13 @@ record CreateOrderRequest(Channel channel, String outTradeNo, long amount, Strin
         if (value == null) {
             throw new InvalidRequest("outTradeNo", "outTradeNo is required");
         }
-        if (!(value instanceof String no) || !OUT_TRADE_NO.matcher(no).matches()) {
-            throw new InvalidRequest("outTradeNo", "outTradeNo must match [A-Za-z0-9_\\-|*]{1,64}");
+        if (!(value instanceof String no) || !OutTradeNo.isValid(no, OutTradeNo.MAX_LENGTH)) {
+            throw new InvalidRequest("outTradeNo", "outTradeNo must match " + OutTradeNo.SHAPE);
         }
-        if (channel.provider().isWechat() && no.length() > WECHAT_MAX_OUT_TRADE_NO) {
-            throw new InvalidRequest("outTradeNo", "outTradeNo must be at most 32 characters on a WeChat Pay channel");
+        if (no.length() > channel.maxOutTradeNo()) {
+            throw new InvalidRequest(
+                    "outTradeNo",
+                    "outTradeNo must be at most " + channel.maxOutTradeNo() + " characters on this channel's provider");
         }
         return no;
     }

@@ -3,12 +3,12 @@ package io.paynotify.merchant;
 import io.paynotify.channel.ClientCredentials;
 import io.paynotify.http.Problem;
 import io.paynotify.idempotency.IdempotencyKeys;
+import io.paynotify.persistence.DatabaseUnavailable;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.sql.SQLException;
 import org.jboss.logging.Logger;
 
 /**
@@ -108,7 +108,7 @@ public class MerchantRoutes {
                                 client.id(),
                                 m.call(),
                                 e.getClass().getSimpleName(),
-                                e instanceof SQLException s ? s.getSQLState() : "-");
+                                e instanceof DatabaseUnavailable d ? d.sqlState() : "-");
                         ex.answer(Problem.unavailable().toAnswer(), false, null, null, false);
                     }
                 });
@@ -116,11 +116,14 @@ public class MerchantRoutes {
 
     /** Path values reach the log only when they have the shape of a channel or outTradeNo (no log injection). */
     private static String loggable(String value) {
-        return value != null && CreateOrderRequest.OUT_TRADE_NO.matcher(value).matches() ? value : "-";
+        return value != null
+                        && io.paynotify.core.order.OutTradeNo.isValid(
+                                value, io.paynotify.core.order.OutTradeNo.MAX_LENGTH)
+                ? value
+                : "-";
     }
 
-    private IdempotencyKeys.Outcome run(ClientCredentials client, ApiPaths.Match m, String key, byte[] body)
-            throws SQLException {
+    private IdempotencyKeys.Outcome run(ClientCredentials client, ApiPaths.Match m, String key, byte[] body) {
         return switch (m.call()) {
             case READ -> api.read(client, m);
             case CREATE -> api.create(client, m, key, body);

@@ -4,41 +4,42 @@ import io.paynotify.channel.Channel;
 import io.paynotify.channel.ChannelRegistry;
 import io.paynotify.channel.ClientCredentials;
 import io.paynotify.http.ApiAnswer;
+import io.paynotify.http.OrderJson;
 import io.paynotify.http.Problem;
 import io.paynotify.idempotency.IdempotencyKeys;
+import io.paynotify.persistence.OrderRow;
+import io.paynotify.persistence.Orders;
+import io.paynotify.persistence.Transactions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.sql.Connection;
-import java.sql.SQLException;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import javax.sql.DataSource;
 
 /**
  * The three calls of CONTRACT.md §3 after authentication, in the contract's check order: (the POSTs) claim or
  * replay the Idempotency-Key → validate the body and path (400, an unknown channel included) → channel allowed for
- * this client (403) → the operation. Runs on a worker thread; every database failure surfaces as an
- * {@link SQLException} that the route turns into 503.
+ * this client (403) → the operation. Runs on a worker thread; every database failure surfaces as a
+ * {@link io.paynotify.persistence.DatabaseUnavailable} that the route turns into 503.
  */
 @ApplicationScoped
 public class OrderApi {
 
     private final ChannelRegistry registry;
     private final IdempotencyKeys keys;
-    private final DataSource dataSource;
+    private final Transactions transactions;
     private final Clock clock;
 
     @Inject
-    public OrderApi(ChannelRegistry registry, IdempotencyKeys keys, DataSource dataSource, Clock clock) {
+    public OrderApi(ChannelRegistry registry, IdempotencyKeys keys, Transactions transactions, Clock clock) {
         this.registry = registry;
         this.keys = keys;
-        this.dataSource = dataSource;
+        this.transactions = transactions;
         this.clock = clock;
     }
 
     /** {@code GET /api/v1/orders/{channel}/{outTradeNo}}: 200 order, 404, 400, 403. */
-    IdempotencyKeys.Outcome read(ClientCredentials client, ApiPaths.Match m) throws SQLException {
+    IdempotencyKeys.Outcome read(ClientCredentials client, ApiPaths.Match m) {
         ApiAnswer answer;
         try {
             Channel channel = pathChannel(m);
@@ -46,11 +47,8 @@ public class OrderApi {
             if (!client.channels().contains(channel.name())) {
                 answer = forbidden();
             } else {
-                try (Connection c = dataSource.getConnection()) {
-                    c.setAutoCommit(true);
-                    OrderView o = OrderStore.find(c, channel.name(), outTradeNo);
-                    answer = o == null ? noOrder() : ApiAnswer.json(200, OrderJson.render(o));
-                }
+                OrderRow o = transactions.autoCommit(c -> Orders.find(c, channel.name(), outTradeNo));
+                answer = o == null ? noOrder() : ApiAnswer.json(200, OrderJson.render(o));
             }
         } catch (InvalidRequest e) {
             answer = e.problem().toAnswer();
@@ -59,8 +57,7 @@ public class OrderApi {
     }
 
     /** {@code POST /api/v1/orders}: 201 order; 409 when (channel, outTradeNo) exists already; 400; 403. */
-    IdempotencyKeys.Outcome create(ClientCredentials client, ApiPaths.Match m, String key, byte[] body)
-            throws SQLException {
+    IdempotencyKeys.Outcome create(ClientCredentials client, ApiPaths.Match m, String key, byte[] body) {
         return keys.execute(scope(client, m, key), body, c -> {
             CreateOrderRequest r;
             try {
@@ -71,7 +68,15 @@ public class OrderApi {
             if (!client.channels().contains(r.channel().name())) {
                 return forbidden();
             }
-            OrderView o = OrderStore.insert(c, r, now());
+            OrderRow o = Orders.insert(
+                    c,
+                    r.channel().name(),
+                    r.outTradeNo(),
+                    r.channel().provider().name(),
+                    r.amount(),
+                    r.currency(),
+                    r.description(),
+                    now());
             if (o == null) {
                 return Problem.conflict(
                                 "order-exists",
@@ -84,8 +89,7 @@ public class OrderApi {
     }
 
     /** {@code POST …/close}: 200 order in CLOSED (also when closed already); 409 when paid; 404; 400; 403. */
-    IdempotencyKeys.Outcome close(ClientCredentials client, ApiPaths.Match m, String key, byte[] body)
-            throws SQLException {
+    IdempotencyKeys.Outcome close(ClientCredentials client, ApiPaths.Match m, String key, byte[] body) {
         return keys.execute(scope(client, m, key), body, c -> {
             Channel channel;
             String outTradeNo;
@@ -99,19 +103,17 @@ public class OrderApi {
             if (!client.channels().contains(channel.name())) {
                 return forbidden();
             }
-            OrderView o = OrderStore.lock(c, channel.name(), outTradeNo);
+            OrderRow o = Orders.lock(c, channel.name(), outTradeNo);
             if (o == null) {
                 return noOrder();
             }
-            switch (o.state()) {
-                case "PENDING":
-                    return ApiAnswer.json(200, OrderJson.render(OrderStore.close(c, o.id(), now())));
-                case "CLOSED":
-                    return ApiAnswer.json(200, OrderJson.render(o));
-                default:
-                    return Problem.conflict("order-paid", "The order is paid and cannot be closed.", null)
+            return switch (o.state()) {
+                case PENDING -> ApiAnswer.json(200, OrderJson.render(Orders.close(c, o.id(), o.attention(), now())));
+                case CLOSED -> ApiAnswer.json(200, OrderJson.render(o));
+                default ->
+                    Problem.conflict("order-paid", "The order is paid and cannot be closed.", null)
                             .toAnswer();
-            }
+            };
         });
     }
 
@@ -128,7 +130,7 @@ public class OrderApi {
 
     private static String pathOutTradeNo(ApiPaths.Match m, Channel channel) throws InvalidRequest {
         if (m.outTradeNo() == null) {
-            throw new InvalidRequest("outTradeNo", "outTradeNo must match [A-Za-z0-9_\\-|*]{1,64}");
+            throw new InvalidRequest("outTradeNo", "outTradeNo must match " + io.paynotify.core.order.OutTradeNo.SHAPE);
         }
         return CreateOrderRequest.outTradeNo(m.outTradeNo(), channel);
     }

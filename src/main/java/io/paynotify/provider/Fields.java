@@ -5,19 +5,10 @@ import java.util.regex.Pattern;
 /** Shape checks shared by the adapters for ids that are stored or looked up. */
 public final class Fields {
 
-    /** outTradeNo of CONTRACT.md §1: at most 64 characters, at most 32 on WeChat channels. */
-    private static final Pattern OUT_TRADE_NO = Pattern.compile("[A-Za-z0-9_\\-|*]{1,64}");
-
     /** Provider ids and statuses: visible ASCII, bounded; never a control character that PostgreSQL refuses. */
     private static final Pattern TOKEN = Pattern.compile("[\\x21-\\x7E]{1,64}");
 
     private Fields() {}
-
-    public static boolean isOutTradeNo(String value, int maxLength) {
-        return value != null
-                && value.length() <= maxLength
-                && OUT_TRADE_NO.matcher(value).matches();
-    }
 
     /** True for 1 to 64 visible ASCII characters. */
     public static boolean isToken(String value) {

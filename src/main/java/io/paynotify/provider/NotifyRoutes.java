@@ -5,6 +5,7 @@ import io.paynotify.channel.ChannelRegistry;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.intake.NotificationIntake;
 import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.persistence.DatabaseUnavailable;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.core.http.HttpServerResponse;
@@ -164,13 +165,21 @@ public class NotifyRoutes {
                     result.recorded(),
                     (System.nanoTime() - started) / 1_000_000);
             return d.successAck() ? adapter.success() : adapter.failure(422);
-        } catch (Exception e) {
+        } catch (DatabaseUnavailable e) {
             LOG.warnf(
-                    "notify channel=%s outTradeNo=%s answered 503: %s (SQLState %s)",
-                    channel.name(),
-                    n.outTradeNo(),
-                    e.getClass().getSimpleName(),
-                    e instanceof java.sql.SQLException s ? s.getSQLState() : "-");
+                    "notify channel=%s outTradeNo=%s answered 503: database failed (SQLState %s)",
+                    channel.name(), n.outTradeNo(), e.sqlState());
+            return adapter.failure(503);
+        } catch (NotificationIntake.Busy e) {
+            LOG.warnf(
+                    "notify channel=%s outTradeNo=%s answered 503: too many deliveries queued for this order",
+                    channel.name(), n.outTradeNo());
+            return adapter.failure(503);
+        } catch (RuntimeException e) {
+            // a bug must not become a success: nothing was committed (the transaction rolled back)
+            LOG.errorf(
+                    "notify channel=%s outTradeNo=%s answered 503: %s",
+                    channel.name(), n.outTradeNo(), e.getClass().getName());
             return adapter.failure(503);
         }
     }

@@ -6,6 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.paynotify.core.notify.Provider;
+import io.paynotify.provider.alipay.AlipayKeys;
+import io.paynotify.provider.wechatv2.WechatV2Keys;
+import io.paynotify.provider.wechatv3.WechatV3Keys;
+import io.paynotify.testing.KeyParsers;
 import io.paynotify.testing.TestKeys;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
@@ -42,7 +46,7 @@ class ChannelRegistryTest {
                 .withConverter(Duration.class, 200, new DurationConverter())
                 .withSources(new PropertiesConfigSource(props, "test", 500))
                 .build();
-        return new ChannelRegistry(config.getConfigMapping(PaynotifyConfig.class));
+        return new ChannelRegistry(config.getConfigMapping(PaynotifyConfig.class), KeyParsers.all());
     }
 
     static String failure(Map<String, String> props) {
@@ -62,10 +66,10 @@ class ChannelRegistryTest {
 
         Channel wx = r.channel("wx-main").orElseThrow();
         assertEquals(Provider.WECHATPAY_V2, wx.provider());
-        assertEquals(2, wx.appIds().size());
+        assertEquals(2, wx.keys(WechatV2Keys.class).appIds().size());
         Channel ali = r.channel("ali-app").orElseThrow();
-        assertEquals(java.util.Set.of("RSA2"), ali.signTypes(), "Alipay defaults to RSA2 only");
-        assertEquals(1, ali.alipayPublicKeys().size());
+        assertEquals(java.util.Set.of("RSA2"), ali.keys(AlipayKeys.class).signTypes(), "Alipay defaults to RSA2 only");
+        assertEquals(1, ali.keys(AlipayKeys.class).publicKeys().size());
         assertTrue(r.client("shop").isPresent());
         assertFalse(r.channel("nope").isPresent());
         assertFalse(wx.toString().contains(V2_KEY));
@@ -134,7 +138,13 @@ class ChannelRegistryTest {
 
         props.put("paynotify.channels.wx3.api-v3-key", "a7cde1ZJB1kG2e7VfTs3jQzaWizur8Gb");
         ChannelRegistry r = build(props);
-        assertEquals(1, r.channel("wx3").orElseThrow().platformKeys().size());
+        assertEquals(
+                1,
+                r.channel("wx3")
+                        .orElseThrow()
+                        .keys(WechatV3Keys.class)
+                        .platformKeys()
+                        .size());
 
         props.put("paynotify.channels.wx3.platform-keys.\"SERIAL2\"", "garbage");
         assertTrue(failure(props).contains("platform-keys.\"SERIAL2\""));

@@ -276,7 +276,8 @@ class ManifestConsistencyTest {
                 .withConverter(Duration.class, 200, new io.quarkus.runtime.configuration.DurationConverter())
                 .withSources(new PropertiesConfigSource(values, "configmap", 100))
                 .build();
-        ChannelRegistry registry = new ChannelRegistry(config.getConfigMapping(PaynotifyConfig.class));
+        ChannelRegistry registry = new ChannelRegistry(
+                config.getConfigMapping(PaynotifyConfig.class), io.paynotify.testing.KeyParsers.all());
         assertFalse(registry.channels().isEmpty());
     }
 

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import io.paynotify.channel.Channel;
 import io.paynotify.core.notify.Provider;
 import java.nio.charset.StandardCharsets;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -17,30 +16,8 @@ import org.junit.jupiter.api.Test;
 class CreateOrderRequestTest {
 
     static final Map<String, Channel> CHANNELS = Map.of(
-            "wx-main",
-                    new Channel(
-                            "wx-main",
-                            Provider.WECHATPAY_V2,
-                            Set.of("wx1"),
-                            "1",
-                            List.of(),
-                            Set.of(),
-                            null,
-                            Map.of(),
-                            List.of(),
-                            null),
-            "ali-app",
-                    new Channel(
-                            "ali-app",
-                            Provider.ALIPAY,
-                            Set.of("2021"),
-                            null,
-                            List.of(),
-                            Set.of(),
-                            null,
-                            Map.of(),
-                            List.of(),
-                            null));
+            "wx-main", new Channel("wx-main", Provider.WECHATPAY_V2, 32, Set::of),
+            "ali-app", new Channel("ali-app", Provider.ALIPAY, 64, Set::of));
 
     static CreateOrderRequest parse(String json) throws InvalidRequest {
         return CreateOrderRequest.parse(

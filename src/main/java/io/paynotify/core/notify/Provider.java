@@ -4,10 +4,5 @@ package io.paynotify.core.notify;
 public enum Provider {
     WECHATPAY_V2,
     WECHATPAY_V3,
-    ALIPAY;
-
-    /** True for both WeChat Pay versions, whose channels share the 32-character outTradeNo limit. */
-    public boolean isWechat() {
-        return this != ALIPAY;
-    }
+    ALIPAY
 }

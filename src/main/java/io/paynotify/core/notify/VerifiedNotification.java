@@ -5,7 +5,8 @@ import java.util.Objects;
 
 /**
  * A notification that passed every check before the state machine: channel, size, parse, required fields,
- * signature, freshness and decryption. Only such notifications are ever stored.
+ * signature, freshness and decryption. Only such notifications are ever stored. Built by a provider adapter with
+ * {@link #builder}.
  *
  * @param provider the provider of the channel
  * @param channel the configured channel name
@@ -15,7 +16,8 @@ import java.util.Objects;
  * @param currency the currency compared with the order (CONTRACT.md §1), never null
  * @param providerStatus the provider status as sent (trade_status, result_code, trade_state, refund_status)
  * @param notifyClass what the status means
- * @param finishedNotice true for an Alipay TRADE_FINISHED, which is no duplicate after a TRADE_SUCCESS
+ * @param finishedNotice true for a notice that only says a paid trade is now final (Alipay TRADE_FINISHED): after a
+ *     payment notice with another status it is IGNORED ALREADY_PAID, not a duplicate
  * @param paidAt the provider's payment time, or null when absent or malformed
  * @param accountMismatch true when an account id differs from the channel (ACCOUNT_MISMATCH)
  * @param notifyId the provider's id of this notice (Alipay notify_id, v3 id), or null
@@ -40,6 +42,9 @@ public record VerifiedNotification(
         String decoded,
         Instant receivedAt) {
 
+    /** The currency of a notice that names none. */
+    public static final String DEFAULT_CURRENCY = "CNY";
+
     public VerifiedNotification {
         Objects.requireNonNull(provider, "provider");
         Objects.requireNonNull(channel, "channel");
@@ -50,10 +55,130 @@ public record VerifiedNotification(
         Objects.requireNonNull(receivedAt, "receivedAt");
     }
 
+    /**
+     * Starts a notification with what every one has; the rest is optional and named.
+     *
+     * @param rawBody the body exactly as received
+     * @param receivedAt when the delivery arrived
+     */
+    public static Builder builder(
+            Provider provider,
+            String channel,
+            String outTradeNo,
+            NotifyClass notifyClass,
+            String providerStatus,
+            byte[] rawBody,
+            Instant receivedAt) {
+        return new Builder(provider, channel, outTradeNo, notifyClass, providerStatus, rawBody, receivedAt);
+    }
+
     /** Never prints the raw body: it carries personal data. */
     @Override
     public String toString() {
         return "VerifiedNotification[" + provider + " " + channel + " " + outTradeNo + " " + notifyClass + " "
                 + providerStatus + "]";
+    }
+
+    /** Names each optional part of a {@link VerifiedNotification}; unset parts are null, false, or CNY. */
+    public static final class Builder {
+        private final Provider provider;
+        private final String channel;
+        private final String outTradeNo;
+        private final NotifyClass notifyClass;
+        private final String providerStatus;
+        private final byte[] rawBody;
+        private final Instant receivedAt;
+        private String transactionId;
+        private Long amountMinor;
+        private String currency = DEFAULT_CURRENCY;
+        private boolean finishedNotice;
+        private Instant paidAt;
+        private boolean accountMismatch;
+        private String notifyId;
+        private String decoded;
+
+        private Builder(
+                Provider provider,
+                String channel,
+                String outTradeNo,
+                NotifyClass notifyClass,
+                String providerStatus,
+                byte[] rawBody,
+                Instant receivedAt) {
+            this.provider = provider;
+            this.channel = channel;
+            this.outTradeNo = outTradeNo;
+            this.notifyClass = notifyClass;
+            this.providerStatus = providerStatus;
+            this.rawBody = rawBody;
+            this.receivedAt = receivedAt;
+        }
+
+        /** The provider's transaction id. */
+        public Builder transactionId(String value) {
+            this.transactionId = value;
+            return this;
+        }
+
+        /** The order total the notice states, in fen (null when absent or malformed). */
+        public Builder amount(Long fen) {
+            this.amountMinor = fen;
+            return this;
+        }
+
+        /** The currency the notice states (default CNY). */
+        public Builder currency(String value) {
+            this.currency = value;
+            return this;
+        }
+
+        /** Marks a notice that only says a paid trade is now final (Alipay TRADE_FINISHED). */
+        public Builder finishedNotice(boolean value) {
+            this.finishedNotice = value;
+            return this;
+        }
+
+        /** The provider's payment time. */
+        public Builder paidAt(Instant value) {
+            this.paidAt = value;
+            return this;
+        }
+
+        /** An account id differs from the channel's. */
+        public Builder accountMismatch(boolean value) {
+            this.accountMismatch = value;
+            return this;
+        }
+
+        /** The provider's id of this notice. */
+        public Builder notifyId(String value) {
+            this.notifyId = value;
+            return this;
+        }
+
+        /** The decrypted content as a JSON object text. */
+        public Builder decoded(String json) {
+            this.decoded = json;
+            return this;
+        }
+
+        public VerifiedNotification build() {
+            return new VerifiedNotification(
+                    provider,
+                    channel,
+                    outTradeNo,
+                    transactionId,
+                    amountMinor,
+                    currency,
+                    providerStatus,
+                    notifyClass,
+                    finishedNotice,
+                    paidAt,
+                    accountMismatch,
+                    notifyId,
+                    rawBody,
+                    decoded,
+                    receivedAt);
+        }
     }
 }

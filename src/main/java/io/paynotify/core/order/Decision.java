@@ -41,6 +41,20 @@ public record Decision(
         return new Decision(Outcome.ANOMALY, reason, null, attention, reason.successAck());
     }
 
+    /**
+     * The reasons this decision adds to an order's attention list: those of {@link #attention()} that the list does
+     * not hold yet, in order. The list is append-only, so the new list is {@code current} followed by these.
+     */
+    public List<String> addedAttention(List<String> current) {
+        var added = new java.util.ArrayList<String>();
+        for (Reason r : attention) {
+            if (!current.contains(r.name()) && !added.contains(r.name())) {
+                added.add(r.name());
+            }
+        }
+        return added;
+    }
+
     /** True when this decision pays the order: only then are transactionId and paidAt set. */
     public boolean pays() {
         return outcome == Outcome.APPLIED && newState == OrderState.SUCCESS;

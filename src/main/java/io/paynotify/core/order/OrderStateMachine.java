@@ -14,9 +14,6 @@ import java.util.Objects;
  */
 public final class OrderStateMachine {
 
-    /** Alipay's "paid, no longer refundable": after TRADE_SUCCESS it is IGNORED ALREADY_PAID, not a duplicate. */
-    static final String ALIPAY_TRADE_SUCCESS = "TRADE_SUCCESS";
-
     private OrderStateMachine() {}
 
     /**
@@ -64,7 +61,9 @@ public final class OrderStateMachine {
                 if (!Objects.equals(order.transactionId(), n.transactionId())) {
                     yield Decision.anomaly(Reason.DUPLICATE_PAYMENT, mismatch);
                 }
-                if (n.finishedNotice() && ALIPAY_TRADE_SUCCESS.equals(order.paidProviderStatus())) {
+                // "the trade is now final" after a payment notice of another status (Alipay TRADE_FINISHED after
+                // TRADE_SUCCESS) is news, not the same fact again
+                if (n.finishedNotice() && !Objects.equals(n.providerStatus(), order.paidProviderStatus())) {
                     yield Decision.ignored(Reason.ALREADY_PAID, mismatch);
                 }
                 yield Decision.duplicate(mismatch);

@@ -1,11 +1,10 @@
 package io.paynotify.provider.alipay;
 
 import io.paynotify.channel.Channel;
-import io.paynotify.core.money.MinorUnits;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
-import io.paynotify.core.notify.ProviderTimes;
 import io.paynotify.core.notify.VerifiedNotification;
+import io.paynotify.core.order.OutTradeNo;
 import io.paynotify.provider.AckResponse;
 import io.paynotify.provider.Fields;
 import io.paynotify.provider.NotifyAdapter;
@@ -24,8 +23,11 @@ import java.util.Map;
 @ApplicationScoped
 public class AlipayAdapter implements NotifyAdapter {
 
-    private static final int MAX_OUT_TRADE_NO = 64;
     private static final int MAX_NOTIFY_ID = 128;
+
+    static final String TRADE_SUCCESS = "TRADE_SUCCESS";
+    /** "Paid, and no longer refundable": after a TRADE_SUCCESS it is news, not a duplicate. */
+    static final String TRADE_FINISHED = "TRADE_FINISHED";
 
     private static final AckResponse SUCCESS = new AckResponse(200, "text/plain", ascii("success"));
     private static final byte[] FAIL = ascii("fail");
@@ -42,6 +44,7 @@ public class AlipayAdapter implements NotifyAdapter {
 
     @Override
     public VerifiedNotification verify(Channel channel, RawNotify raw) throws NotifyRejection {
+        AlipayKeys keys = channel.keys(AlipayKeys.class);
         AlipayForm.Decoded form;
         try {
             form = AlipayForm.decode(raw.body());
@@ -57,11 +60,10 @@ public class AlipayAdapter implements NotifyAdapter {
         String sign = p.get("sign");
         String signType = p.get("sign_type");
         String algorithm = AlipaySignature.algorithm(signType);
-        if (!Fields.present(sign) || algorithm == null || !channel.signTypes().contains(signType)) {
+        if (!Fields.present(sign) || algorithm == null || !keys.signTypes().contains(signType)) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
-        if (!AlipaySignature.verify(
-                AlipaySignature.content(p), form.charset(), sign, algorithm, channel.alipayPublicKeys())) {
+        if (!AlipaySignature.verify(AlipaySignature.content(p), form.charset(), sign, algorithm, keys.publicKeys())) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
 
@@ -69,7 +71,7 @@ public class AlipayAdapter implements NotifyAdapter {
         String tradeNo = p.get("trade_no");
         String status = p.get("trade_status");
         String notifyId = p.get("notify_id");
-        if (!Fields.isOutTradeNo(outTradeNo, MAX_OUT_TRADE_NO)
+        if (!OutTradeNo.isValid(outTradeNo, channel.maxOutTradeNo())
                 || !Fields.isToken(tradeNo)
                 || !Fields.isToken(status)
                 || notifyId.length() > MAX_NOTIFY_ID
@@ -77,26 +79,19 @@ public class AlipayAdapter implements NotifyAdapter {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
         }
         NotifyClass cls = classify(p, status);
-        Long amount = MinorUnits.parseAlipayYuan(p.get("total_amount"));
+        Long amount = AlipayFormats.yuanToFen(p.get("total_amount"));
         if (cls == NotifyClass.PAID && amount == null) {
             throw NotifyRejection.badRequest(Cause.BAD_AMOUNT);
         }
-        return new VerifiedNotification(
-                Provider.ALIPAY,
-                channel.name(),
-                outTradeNo,
-                tradeNo,
-                amount,
-                "CNY",
-                status,
-                cls,
-                "TRADE_FINISHED".equals(status),
-                ProviderTimes.alipay(p.get("gmt_payment")),
-                accountMismatch(channel, p),
-                notifyId,
-                raw.body(),
-                null,
-                raw.receivedAt());
+        return VerifiedNotification.builder(
+                        Provider.ALIPAY, channel.name(), outTradeNo, cls, status, raw.body(), raw.receivedAt())
+                .transactionId(tradeNo)
+                .amount(amount)
+                .finishedNotice(TRADE_FINISHED.equals(status))
+                .paidAt(AlipayFormats.time(p.get("gmt_payment")))
+                .accountMismatch(accountMismatch(keys, p))
+                .notifyId(notifyId)
+                .build();
     }
 
     /** CONTRACT.md §1: refund fields decide first, whatever the status says. */
@@ -104,7 +99,7 @@ public class AlipayAdapter implements NotifyAdapter {
         boolean refund = Fields.present(p.get("out_biz_no")) || Fields.present(p.get("gmt_refund"));
         String refundFee = p.get("refund_fee");
         if (Fields.present(refundFee)) {
-            Long fee = MinorUnits.parseAlipayYuan(refundFee);
+            Long fee = AlipayFormats.yuanToFen(refundFee);
             if (fee == null) {
                 // refund_fee decides the class: a malformed one cannot be classified
                 throw NotifyRejection.badRequest(Cause.BAD_AMOUNT);
@@ -115,19 +110,19 @@ public class AlipayAdapter implements NotifyAdapter {
             return NotifyClass.REFUND;
         }
         return switch (status) {
-            case "TRADE_SUCCESS", "TRADE_FINISHED" -> NotifyClass.PAID;
+            case TRADE_SUCCESS, TRADE_FINISHED -> NotifyClass.PAID;
             case "TRADE_CLOSED" -> NotifyClass.CLOSE;
             case "WAIT_BUYER_PAY" -> NotifyClass.INFO;
             default -> NotifyClass.UNKNOWN;
         };
     }
 
-    static boolean accountMismatch(Channel channel, Map<String, String> p) {
+    static boolean accountMismatch(AlipayKeys keys, Map<String, String> p) {
         String appId = p.get("app_id");
-        if (!channel.appIds().contains(appId)) {
+        if (!keys.appId().equals(appId)) {
             return true;
         }
-        if (channel.sellerId() != null && !channel.sellerId().equals(p.get("seller_id"))) {
+        if (keys.sellerId() != null && !keys.sellerId().equals(p.get("seller_id"))) {
             return true;
         }
         String authAppId = p.get("auth_app_id");

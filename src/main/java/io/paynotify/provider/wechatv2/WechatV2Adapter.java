@@ -6,9 +6,10 @@ import io.paynotify.channel.Channel;
 import io.paynotify.core.money.MinorUnits;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
-import io.paynotify.core.notify.ProviderTimes;
 import io.paynotify.core.notify.VerifiedNotification;
+import io.paynotify.core.order.OutTradeNo;
 import io.paynotify.provider.AckResponse;
+import io.paynotify.provider.BeijingTime;
 import io.paynotify.provider.Fields;
 import io.paynotify.provider.NotifyAdapter;
 import io.paynotify.provider.NotifyRejection;
@@ -28,7 +29,6 @@ public class WechatV2Adapter implements NotifyAdapter {
 
     static final String SUCCESS = "SUCCESS";
     static final String FAIL = "FAIL";
-    private static final int MAX_OUT_TRADE_NO = 32;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override
@@ -43,6 +43,7 @@ public class WechatV2Adapter implements NotifyAdapter {
 
     @Override
     public VerifiedNotification verify(Channel channel, RawNotify raw) throws NotifyRejection {
+        WechatV2Keys keys = channel.keys(WechatV2Keys.class);
         Map<String, String> f = parse(raw.body(), "xml");
         String returnCode = f.get("return_code");
         if (!Fields.present(returnCode)) {
@@ -53,23 +54,23 @@ public class WechatV2Adapter implements NotifyAdapter {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
         if (f.containsKey("req_info") && !f.containsKey("sign")) {
-            return refund(channel, raw, f);
+            return refund(channel, keys, raw, f);
         }
         require(f, "appid", "mch_id", "result_code", "out_trade_no");
         String resultCode = f.get("result_code");
         if (SUCCESS.equals(resultCode)) {
             require(f, "transaction_id", "total_fee");
         }
-        WechatV2Signature.verify(f, channel);
+        WechatV2Signature.verify(f, keys);
 
         NotifyClass cls = SUCCESS.equals(resultCode)
                 ? NotifyClass.PAID
                 : FAIL.equals(resultCode) ? NotifyClass.INFO : NotifyClass.UNKNOWN;
         String outTradeNo = f.get("out_trade_no");
-        if (!Fields.isOutTradeNo(outTradeNo, MAX_OUT_TRADE_NO) || !Fields.isToken(resultCode)) {
+        if (!OutTradeNo.isValid(outTradeNo, channel.maxOutTradeNo()) || !Fields.isToken(resultCode)) {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
         }
-        Long amount = MinorUnits.parseWechatFen(f.get("total_fee"));
+        Long amount = MinorUnits.parseFen(f.get("total_fee"));
         String transactionId = Fields.tokenOrNull(f.get("transaction_id"));
         if (cls == NotifyClass.PAID) {
             if (amount == null) {
@@ -80,54 +81,59 @@ public class WechatV2Adapter implements NotifyAdapter {
             }
         }
         String feeType = f.get("fee_type");
-        return new VerifiedNotification(
-                Provider.WECHATPAY_V2,
-                channel.name(),
-                outTradeNo,
-                transactionId,
-                amount,
-                Fields.present(feeType) ? Fields.currencyOrInvalid(feeType) : "CNY",
-                resultCode,
-                cls,
-                false,
-                ProviderTimes.wechatV2(f.get("time_end")),
-                accountMismatch(channel, f),
-                null,
-                raw.body(),
-                null,
-                raw.receivedAt());
+        return VerifiedNotification.builder(
+                        Provider.WECHATPAY_V2,
+                        channel.name(),
+                        outTradeNo,
+                        cls,
+                        resultCode,
+                        raw.body(),
+                        raw.receivedAt())
+                .transactionId(transactionId)
+                .amount(amount)
+                .currency(Fields.present(feeType) ? Fields.currencyOrInvalid(feeType) : "CNY")
+                .paidAt(time(f.get("time_end")))
+                .accountMismatch(accountMismatch(keys, f))
+                .build();
     }
 
-    private VerifiedNotification refund(Channel channel, RawNotify raw, Map<String, String> f) throws NotifyRejection {
+    private VerifiedNotification refund(Channel channel, WechatV2Keys keys, RawNotify raw, Map<String, String> f)
+            throws NotifyRejection {
         require(f, "appid", "mch_id", "req_info");
-        Map<String, String> info = WechatV2RefundDecryptor.decryptFields(f.get("req_info"), channel.apiKeys());
+        Map<String, String> info = WechatV2RefundDecryptor.decryptFields(f.get("req_info"), keys.apiKeys());
         require(info, "out_trade_no", "refund_status");
         String outTradeNo = info.get("out_trade_no");
         String status = info.get("refund_status");
-        if (!Fields.isOutTradeNo(outTradeNo, MAX_OUT_TRADE_NO) || !Fields.isToken(status)) {
+        if (!OutTradeNo.isValid(outTradeNo, channel.maxOutTradeNo()) || !Fields.isToken(status)) {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
         }
-        return new VerifiedNotification(
-                Provider.WECHATPAY_V2,
-                channel.name(),
-                outTradeNo,
-                Fields.tokenOrNull(info.get("transaction_id")),
-                MinorUnits.parseWechatFen(info.get("total_fee")),
-                "CNY",
-                status,
-                NotifyClass.REFUND,
-                false,
-                null,
-                accountMismatch(channel, f),
-                Fields.tokenOrNull(info.get("refund_id")),
-                raw.body(),
-                json(info),
-                raw.receivedAt());
+        return VerifiedNotification.builder(
+                        Provider.WECHATPAY_V2,
+                        channel.name(),
+                        outTradeNo,
+                        NotifyClass.REFUND,
+                        status,
+                        raw.body(),
+                        raw.receivedAt())
+                .transactionId(Fields.tokenOrNull(info.get("transaction_id")))
+                .amount(MinorUnits.parseFen(info.get("total_fee")))
+                .accountMismatch(accountMismatch(keys, f))
+                .notifyId(Fields.tokenOrNull(info.get("refund_id")))
+                .decoded(json(info))
+                .build();
     }
 
-    static boolean accountMismatch(Channel channel, Map<String, String> f) {
-        return !channel.appIds().contains(f.get("appid"))
-                || !channel.mchId().equals(f.get("mch_id"))
+    /** {@code time_end}, {@code yyyyMMddHHmmss} in Beijing time; null when absent or malformed. */
+    static java.time.Instant time(String text) {
+        if (text == null || text.length() != 14) {
+            return null;
+        }
+        return BeijingTime.parse(text, 0, 4, 6, 8, 10, 12);
+    }
+
+    static boolean accountMismatch(WechatV2Keys keys, Map<String, String> f) {
+        return !keys.appIds().contains(f.get("appid"))
+                || !keys.mchId().equals(f.get("mch_id"))
                 || Fields.present(f.get("sub_mch_id"))
                 || Fields.present(f.get("sub_appid"));
     }

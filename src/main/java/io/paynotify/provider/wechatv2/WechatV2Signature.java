@@ -1,6 +1,5 @@
 package io.paynotify.provider.wechatv2;
 
-import io.paynotify.channel.Channel;
 import io.paynotify.provider.NotifyRejection;
 import io.paynotify.provider.NotifyRejection.Cause;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +25,7 @@ public final class WechatV2Signature {
     private WechatV2Signature() {}
 
     /** Verifies {@code fields} against any of the channel's API keys (several during a rotation). */
-    static void verify(Map<String, String> fields, Channel channel) throws NotifyRejection {
+    static void verify(Map<String, String> fields, WechatV2Keys keys) throws NotifyRejection {
         String sign = fields.get("sign");
         if (sign == null || sign.isEmpty()) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
@@ -42,8 +41,7 @@ public final class WechatV2Signature {
         } else {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
-        if (!(MD5.equals(type) || HMAC_SHA256.equals(type))
-                || !channel.signTypes().contains(type)) {
+        if (!(MD5.equals(type) || HMAC_SHA256.equals(type)) || !keys.signTypes().contains(type)) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
         byte[] received = Hex.decode(sign);
@@ -52,7 +50,7 @@ public final class WechatV2Signature {
         }
         String content = content(fields);
         boolean ok = false;
-        for (byte[] key : channel.apiKeys()) {
+        for (byte[] key : keys.apiKeys()) {
             // every key is tried, so the time taken does not say which one matched
             ok |= MessageDigest.isEqual(sign(type, content, key), received);
         }

@@ -5,8 +5,8 @@ import io.paynotify.channel.Channel;
 import io.paynotify.core.money.MinorUnits;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
-import io.paynotify.core.notify.ProviderTimes;
 import io.paynotify.core.notify.VerifiedNotification;
+import io.paynotify.core.order.OutTradeNo;
 import io.paynotify.provider.AckResponse;
 import io.paynotify.provider.Fields;
 import io.paynotify.provider.NotifyAdapter;
@@ -39,7 +39,6 @@ public class WechatV3Adapter implements NotifyAdapter {
     /** The non-final trade states of CONTRACT.md §1 (class INFO). */
     static final Set<String> INFO_STATES = Set.of("NOTPAY", "USERPAYING", "ACCEPT", "PAYERROR", "REVOKED", "CLOSED");
 
-    private static final int MAX_OUT_TRADE_NO = 32;
     /** The envelope id is stored as the notify id (varchar(128)); WeChat's are at most 36 characters. */
     private static final Pattern NOTIFY_ID = Pattern.compile("[\\x21-\\x7E]{1,128}");
 
@@ -62,7 +61,8 @@ public class WechatV3Adapter implements NotifyAdapter {
 
     @Override
     public VerifiedNotification verify(Channel channel, RawNotify raw) throws NotifyRejection {
-        verifier.verify(channel.platformKeys(), raw);
+        WechatV3Keys keys = channel.keys(WechatV3Keys.class);
+        verifier.verify(keys.platformKeys(), raw);
 
         JsonNode envelope = WechatV3Json.readObject(raw.body());
         String notifyId = WechatV3Json.requiredText(envelope, "id");
@@ -87,14 +87,15 @@ public class WechatV3Adapter implements NotifyAdapter {
             throw NotifyRejection.unauthenticated(Cause.DECRYPTION);
         }
         byte[] plain = WechatV3Decryptor.decrypt(
-                channel.apiV3Key(), nonce, aad == null || aad.isNull() ? null : aad.textValue(), ciphertext);
+                keys.apiV3Key(), nonce, aad == null || aad.isNull() ? null : aad.textValue(), ciphertext);
 
         JsonNode r = WechatV3Json.readObject(plain);
-        return classify(channel, raw, notifyId, eventType, r);
+        return classify(channel, keys, raw, notifyId, eventType, r);
     }
 
     private static VerifiedNotification classify(
-            Channel channel, RawNotify raw, String notifyId, String eventType, JsonNode r) throws NotifyRejection {
+            Channel channel, WechatV3Keys keys, RawNotify raw, String notifyId, String eventType, JsonNode r)
+            throws NotifyRejection {
         boolean transaction = eventType.startsWith(TRANSACTION_PREFIX);
         String outTradeNo = WechatV3Json.requiredText(r, "out_trade_no");
         String mchId = WechatV3Json.requiredText(r, "mchid");
@@ -115,7 +116,7 @@ public class WechatV3Adapter implements NotifyAdapter {
                 throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
             }
         }
-        if (!Fields.isOutTradeNo(outTradeNo, MAX_OUT_TRADE_NO)) {
+        if (!OutTradeNo.isValid(outTradeNo, channel.maxOutTradeNo())) {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
         }
 
@@ -139,22 +140,22 @@ public class WechatV3Adapter implements NotifyAdapter {
         String providerStatus = cls == NotifyClass.REFUND && !REFUND.equals(tradeState)
                 ? Fields.tokenOrNull(WechatV3Json.text(r, "refund_status"))
                 : tradeState;
-        return new VerifiedNotification(
-                Provider.WECHATPAY_V3,
-                channel.name(),
-                outTradeNo,
-                transactionId,
-                amountMinor,
-                currency,
-                providerStatus,
-                cls,
-                false,
-                transaction ? ProviderTimes.rfc3339(WechatV3Json.text(r, "success_time")) : null,
-                accountMismatch(channel, r, mchId, transaction),
-                notifyId,
-                raw.body(),
-                WechatV3Json.compact(r),
-                raw.receivedAt());
+        return VerifiedNotification.builder(
+                        Provider.WECHATPAY_V3,
+                        channel.name(),
+                        outTradeNo,
+                        cls,
+                        providerStatus,
+                        raw.body(),
+                        raw.receivedAt())
+                .transactionId(transactionId)
+                .amount(amountMinor)
+                .currency(currency)
+                .paidAt(transaction ? rfc3339(WechatV3Json.text(r, "success_time")) : null)
+                .accountMismatch(accountMismatch(keys, r, mchId, transaction))
+                .notifyId(notifyId)
+                .decoded(WechatV3Json.compact(r))
+                .build();
     }
 
     /** CONTRACT.md §1 "classes", v3 rows. Status values are matched exactly (case-sensitive). */
@@ -180,18 +181,31 @@ public class WechatV3Adapter implements NotifyAdapter {
         if (total == null || !total.isIntegralNumber()) {
             return null;
         }
-        return MinorUnits.parseWechatFen(total.asText());
+        return MinorUnits.parseFen(total.asText());
+    }
+
+    /** {@code success_time}: RFC 3339 with its own offset; null when absent or malformed. */
+    static java.time.Instant rfc3339(String text) {
+        if (text == null || text.length() > 40) {
+            return null;
+        }
+        try {
+            return java.time.OffsetDateTime.parse(text, java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME)
+                    .toInstant();
+        } catch (java.time.format.DateTimeParseException e) {
+            return null;
+        }
     }
 
     /**
      * appid among the channel's app ids (refund resources may lack it: then only mchid counts), mchid equal to the
      * channel's, and no service-provider ids: {@code sp_mchid}/{@code sub_mchid} are not this version's mode.
      */
-    static boolean accountMismatch(Channel channel, JsonNode r, String mchId, boolean transaction) {
+    static boolean accountMismatch(WechatV3Keys keys, JsonNode r, String mchId, boolean transaction) {
         String appId = WechatV3Json.text(r, "appid");
         boolean appIdChecked = transaction || r.has("appid");
-        return (appIdChecked && !channel.appIds().contains(appId))
-                || !mchId.equals(channel.mchId())
+        return (appIdChecked && !keys.appIds().contains(appId))
+                || !mchId.equals(keys.mchId())
                 || carries(r, "sp_mchid")
                 || carries(r, "sub_mchid");
     }

@@ -53,4 +53,16 @@ class WechatV3ClassificationTest {
         assertNull(WechatV3Adapter.fen(f.nullNode()));
         assertNull(WechatV3Adapter.fen(null));
     }
+
+    @Test
+    void successTimeKeepsItsOwnOffset() {
+        assertEquals(
+                java.time.Instant.parse("2015-05-20T05:29:35Z"), WechatV3Adapter.rfc3339("2015-05-20T13:29:35+08:00"));
+        assertEquals(java.time.Instant.parse("2015-05-20T13:29:35Z"), WechatV3Adapter.rfc3339("2015-05-20T13:29:35Z"));
+        assertEquals(
+                java.time.Instant.parse("2015-05-20T18:29:35Z"), WechatV3Adapter.rfc3339("2015-05-20T13:29:35-05:00"));
+        org.junit.jupiter.api.Assertions.assertNull(WechatV3Adapter.rfc3339("2015-05-20T13:29:35"));
+        org.junit.jupiter.api.Assertions.assertNull(WechatV3Adapter.rfc3339(null));
+        org.junit.jupiter.api.Assertions.assertNull(WechatV3Adapter.rfc3339("x".repeat(41)));
+    }
 }

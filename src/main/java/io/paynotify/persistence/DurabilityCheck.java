@@ -1,4 +1,4 @@
-package io.paynotify.intake;
+package io.paynotify.persistence;
 
 import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;

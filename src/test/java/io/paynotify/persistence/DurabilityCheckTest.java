@@ -1,4 +1,4 @@
-package io.paynotify.intake;
+package io.paynotify.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertThrows;

@@ -1,0 +1,61 @@
+package io.paynotify.admin;
+
+import io.paynotify.persistence.NotificationRow;
+import io.paynotify.persistence.Notifications;
+import io.paynotify.persistence.OrderRow;
+import io.paynotify.persistence.Orders;
+import io.paynotify.persistence.Transactions;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.util.List;
+import java.util.function.ToLongFunction;
+
+/**
+ * The admin API's reads, rendered to JSON. Keyset pagination: one row more than the page is read to know whether
+ * a next page exists, and the next page continues from the last id shown, so rows that arrive between two pages
+ * neither repeat nor push older rows out of the walk.
+ */
+@ApplicationScoped
+class AdminReads {
+
+    private final Transactions transactions;
+
+    @Inject
+    AdminReads(Transactions transactions) {
+        this.transactions = transactions;
+    }
+
+    byte[] orders(String channel, String state, Boolean attention, int limit, Long after) {
+        List<OrderRow> rows = transactions.autoCommit(c -> Orders.list(c, channel, state, attention, after, limit + 1));
+        return page(rows, limit, "orders", OrderRow::id, AdminJson::order);
+    }
+
+    /** One order, or null. */
+    byte[] order(String channel, String outTradeNo) {
+        OrderRow o = transactions.autoCommit(c -> Orders.find(c, channel, outTradeNo));
+        return o == null ? null : AdminJson.order(o);
+    }
+
+    /** One (channel, outTradeNo)'s notifications, oldest first; null when there is neither order nor notification. */
+    byte[] orderNotifications(String channel, String outTradeNo, int limit, Long after) {
+        List<NotificationRow> rows = transactions.autoCommit(c -> Notifications.known(c, channel, outTradeNo)
+                ? Notifications.forOrder(c, channel, outTradeNo, after, limit + 1)
+                : null);
+        return rows == null ? null : page(rows, limit, "history", NotificationRow::id, AdminJson::notification);
+    }
+
+    byte[] notifications(String outcome, String channel, int limit, Long after) {
+        List<NotificationRow> rows =
+                transactions.autoCommit(c -> Notifications.list(c, outcome, channel, after, limit + 1));
+        return page(rows, limit, "notifications", NotificationRow::id, AdminJson::notification);
+    }
+
+    private static <T> byte[] page(
+            List<T> rows, int limit, String list, ToLongFunction<T> id, AdminJson.ItemWriter<T> writer) {
+        if (rows.size() <= limit) {
+            return AdminJson.page(rows, null, writer);
+        }
+        List<T> shown = rows.subList(0, limit);
+        return AdminJson.page(shown, Cursor.encode(list, id.applyAsLong(shown.get(limit - 1))), writer);
+    }
+}

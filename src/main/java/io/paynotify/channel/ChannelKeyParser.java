@@ -1,0 +1,24 @@
+package io.paynotify.channel;
+
+import io.paynotify.core.notify.Provider;
+
+/**
+ * What the registry asks of a provider package: which provider it serves, how long an {@code outTradeNo} may be
+ * there, and how to read and validate a channel's keys. One implementation per provider package; the registry
+ * never switches on the provider.
+ */
+public interface ChannelKeyParser {
+
+    /** The provider this parser serves. */
+    Provider provider();
+
+    /** The longest {@code outTradeNo} the provider accepts (CONTRACT.md §1: 64, or 32 on WeChat channels). */
+    int maxOutTradeNo();
+
+    /**
+     * Reads and validates the channel's keys.
+     *
+     * @throws ConfigProblem naming the channel and the key, never a value
+     */
+    ChannelKeys parse(ChannelSettings settings);
+}

@@ -1,0 +1,17 @@
+package io.paynotify.channel;
+
+import java.util.Set;
+
+/**
+ * One channel's keys and ids, parsed once at start by its provider's {@link ChannelKeyParser}. Each provider
+ * package has its own record; only that package reads its fields. {@code toString()} must never show a key.
+ */
+public interface ChannelKeys {
+
+    /**
+     * The account identities a notification of this channel carries (for WeChat each {@code mch-id}/{@code appid}
+     * pair, for Alipay the {@code app_id}). Two channels of one provider that share one could both accept the same
+     * notification: the registry refuses to start then.
+     */
+    Set<String> notificationIdentities();
+}

@@ -1,0 +1,30 @@
+package io.paynotify.persistence;
+
+import java.time.Instant;
+
+/**
+ * One row of {@code notifications}: a verified delivery and what it did.
+ *
+ * @param amount the amount the notice stated in fen, or null
+ * @param rawBody the body exactly as received (personal data: shown to operators only, never logged)
+ * @param decoded the decrypted content as a JSON object text (v3 resource, v2 req_info), or null
+ */
+public record NotificationRow(
+        long id,
+        String channel,
+        String outTradeNo,
+        String provider,
+        Instant receivedAt,
+        String outcome,
+        String reason,
+        String providerStatus,
+        String transactionId,
+        Long amount,
+        byte[] rawBody,
+        String decoded) {
+
+    @Override
+    public String toString() {
+        return "NotificationRow[" + id + " " + channel + " " + outcome + "]";
+    }
+}

@@ -1,0 +1,217 @@
+package io.paynotify.persistence;
+
+import io.paynotify.core.order.OrderState;
+import java.sql.Array;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * Every statement on {@code orders}, and its one row mapping ({@link OrderRow}). Each method works on the caller's
+ * connection, so it runs inside whatever transaction {@link Transactions} opened.
+ *
+ * <p>Plain SQL rather than an ORM: the writes are conditional ({@code … WHERE state = 'PENDING'}) under a row lock
+ * taken with {@code SELECT … FOR UPDATE}, and the lists are keyset walks over partial indexes; each statement is
+ * visible here as PostgreSQL runs it (docs/architecture.md, "Data layer").
+ */
+public final class Orders {
+
+    private static final String COLUMNS = "id, channel, out_trade_no, provider, amount_minor, currency, description,"
+            + " state, transaction_id, paid_at, paid_provider_status, attention, created_at, updated_at";
+    private static final String FIND = "SELECT " + COLUMNS + " FROM orders WHERE channel = ? AND out_trade_no = ?";
+    private static final String LOCK = FIND + " FOR UPDATE";
+    private static final String INSERT = "INSERT INTO orders (channel, out_trade_no, provider, amount_minor,"
+            + " currency, description, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)"
+            + " ON CONFLICT (channel, out_trade_no) DO NOTHING RETURNING " + COLUMNS;
+    private static final String TRANSACTION_ELSEWHERE = "SELECT 1 FROM orders WHERE provider = ?"
+            + " AND transaction_id = ? AND NOT (channel = ? AND out_trade_no = ?) LIMIT 1";
+    private static final String PAY = "UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = ?,"
+            + " paid_provider_status = ?, attention = ?, updated_at = ?, version = version + 1"
+            + " WHERE id = ? AND state = 'PENDING'";
+    private static final String CLOSE = "UPDATE orders SET state = 'CLOSED', attention = ?, updated_at = ?,"
+            + " version = version + 1 WHERE id = ? AND state = 'PENDING' RETURNING " + COLUMNS;
+    private static final String FLAG =
+            "UPDATE orders SET attention = ?, updated_at = ?, version = version + 1 WHERE id = ?";
+
+    private Orders() {}
+
+    /** The order, or null. */
+    public static OrderRow find(Connection c, String channel, String outTradeNo) throws SQLException {
+        return one(c, FIND, channel, outTradeNo);
+    }
+
+    /** The order, locked until the transaction ends ({@code FOR UPDATE}); null when there is none. */
+    public static OrderRow lock(Connection c, String channel, String outTradeNo) throws SQLException {
+        return one(c, LOCK, channel, outTradeNo);
+    }
+
+    /** A new PENDING order; null when (channel, outTradeNo) exists already (the unique constraint decides). */
+    public static OrderRow insert(
+            Connection c,
+            String channel,
+            String outTradeNo,
+            String provider,
+            long amount,
+            String currency,
+            String description,
+            Instant now)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+            ps.setString(1, channel);
+            ps.setString(2, outTradeNo);
+            ps.setString(3, provider);
+            ps.setLong(4, amount);
+            ps.setString(5, currency);
+            ps.setString(6, description);
+            ps.setTimestamp(7, Timestamp.from(now));
+            ps.setTimestamp(8, Timestamp.from(now));
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? map(rs) : null;
+            }
+        }
+    }
+
+    /** True when this provider transaction id already sits on another order than (channel, outTradeNo). */
+    public static boolean transactionElsewhere(
+            Connection c, String provider, String transactionId, String channel, String outTradeNo)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(TRANSACTION_ELSEWHERE)) {
+            ps.setString(1, provider);
+            ps.setString(2, transactionId);
+            ps.setString(3, channel);
+            ps.setString(4, outTradeNo);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /** PENDING → SUCCESS on the locked row. */
+    public static void pay(
+            Connection c,
+            long id,
+            String transactionId,
+            Instant paidAt,
+            String providerStatus,
+            List<String> attention,
+            Instant now)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(PAY)) {
+            ps.setString(1, transactionId);
+            ps.setTimestamp(2, Timestamp.from(paidAt));
+            ps.setString(3, providerStatus);
+            ps.setArray(4, textArray(c, attention));
+            ps.setTimestamp(5, Timestamp.from(now));
+            ps.setLong(6, id);
+            requireOneRow(ps.executeUpdate());
+        }
+    }
+
+    /** PENDING → CLOSED on the locked row; the order as it now stands. */
+    public static OrderRow close(Connection c, long id, List<String> attention, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(CLOSE)) {
+            ps.setArray(1, textArray(c, attention));
+            ps.setTimestamp(2, Timestamp.from(now));
+            ps.setLong(3, id);
+            try (ResultSet rs = ps.executeQuery()) {
+                requireOneRow(rs.next() ? 1 : 0);
+                return map(rs);
+            }
+        }
+    }
+
+    /** Replaces the attention list (append-only: the caller passes the old list plus the new reasons). */
+    public static void flag(Connection c, long id, List<String> attention, Instant now) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(FLAG)) {
+            ps.setArray(1, textArray(c, attention));
+            ps.setTimestamp(2, Timestamp.from(now));
+            ps.setLong(3, id);
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * One page of orders, newest first (by id). Filters are added only when given, so each combination is served
+     * by its own index (V4).
+     *
+     * @param attention true: flagged orders only; false: unflagged only; null: both
+     * @param afterId continue after this id (keyset), or null for the first page
+     * @param rows how many rows to read (the admin API reads one more than it shows)
+     */
+    public static List<OrderRow> list(
+            Connection c, String channel, String state, Boolean attention, Long afterId, int rows) throws SQLException {
+        var sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM orders WHERE true");
+        var args = new ArrayList<Object>();
+        if (channel != null) {
+            sql.append(" AND channel = ?");
+            args.add(channel);
+        }
+        if (state != null) {
+            sql.append(" AND state = ?");
+            args.add(state);
+        }
+        if (attention != null) {
+            sql.append(attention ? " AND attention <> '{}'" : " AND attention = '{}'");
+        }
+        if (afterId != null) {
+            sql.append(" AND id < ?");
+            args.add(afterId);
+        }
+        sql.append(" ORDER BY id DESC LIMIT ?");
+        args.add(rows);
+        return Rows.list(c, sql.toString(), args, Orders::map);
+    }
+
+    private static OrderRow one(Connection c, String sql, String channel, String outTradeNo) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setString(1, channel);
+            ps.setString(2, outTradeNo);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? map(rs) : null;
+            }
+        }
+    }
+
+    /** The one mapping of an {@code orders} row, by the column order of {@link #COLUMNS}. */
+    static OrderRow map(ResultSet rs) throws SQLException {
+        return new OrderRow(
+                rs.getLong(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getLong(5),
+                rs.getString(6),
+                rs.getString(7),
+                OrderState.valueOf(rs.getString(8)),
+                rs.getString(9),
+                Rows.instant(rs.getTimestamp(10)),
+                rs.getString(11),
+                textList(rs.getArray(12)),
+                Rows.instant(rs.getTimestamp(13)),
+                Rows.instant(rs.getTimestamp(14)));
+    }
+
+    private static List<String> textList(Array array) throws SQLException {
+        return array == null ? List.of() : Arrays.asList((String[]) array.getArray());
+    }
+
+    private static Array textArray(Connection c, List<String> values) throws SQLException {
+        return c.createArrayOf("text", values.toArray(new String[0]));
+    }
+
+    /**
+     * The row is locked by this transaction, so a conditional update that misses means the lock did not hold:
+     * never commit that.
+     */
+    private static void requireOneRow(int updated) {
+        if (updated != 1) {
+            throw new IllegalStateException("order changed under its row lock");
+        }
+    }
+}

@@ -1,0 +1,78 @@
+package io.paynotify.provider.wechatv2;
+
+import io.paynotify.channel.ChannelKeyParser;
+import io.paynotify.channel.ChannelKeys;
+import io.paynotify.channel.ChannelSettings;
+import io.paynotify.channel.PaynotifyConfig;
+import io.paynotify.core.notify.Provider;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * A WeChat Pay v2 channel's keys (CONTRACT.md §5).
+ *
+ * @param appIds the accepted {@code appid}s
+ * @param mchId the {@code mch_id}
+ * @param apiKeys the API keys as UTF-8 bytes, several during a rotation
+ * @param signTypes the allowed sign types: {@code MD5} and/or {@code HMAC-SHA256}
+ */
+public record WechatV2Keys(Set<String> appIds, String mchId, List<byte[]> apiKeys, Set<String> signTypes)
+        implements ChannelKeys {
+
+    /** The v2 API key is exactly 32 characters (PROTOCOLS.md §1.3). */
+    static final int API_KEY_LENGTH = 32;
+
+    /** WeChat's {@code out_trade_no} is String(32). */
+    static final int MAX_OUT_TRADE_NO = 32;
+
+    @Override
+    public Set<String> notificationIdentities() {
+        var ids = new LinkedHashSet<String>();
+        appIds.forEach(a -> ids.add(mchId + "/" + a));
+        return ids;
+    }
+
+    @Override
+    public String toString() {
+        return "WechatV2Keys[" + mchId + ", " + appIds + "]";
+    }
+
+    /** Reads {@code app-id}, {@code mch-id}, {@code api-key} and {@code sign-types}. */
+    @ApplicationScoped
+    public static class Parser implements ChannelKeyParser {
+
+        @Override
+        public Provider provider() {
+            return Provider.WECHATPAY_V2;
+        }
+
+        @Override
+        public int maxOutTradeNo() {
+            return MAX_OUT_TRADE_NO;
+        }
+
+        @Override
+        public WechatV2Keys parse(ChannelSettings s) {
+            PaynotifyConfig.ChannelConfig c = s.config();
+            Set<String> appIds = s.list(s.required(c.appId(), "app-id"), "app-id");
+            String mchId = s.single(s.required(c.mchId(), "mch-id"), "mch-id");
+            var keys = new ArrayList<byte[]>();
+            for (String key : s.list(s.required(c.apiKey(), "api-key"), "api-key")) {
+                if (key.length() != API_KEY_LENGTH) {
+                    throw s.problem("api-key", "must be exactly 32 characters (every key of a rotation)");
+                }
+                keys.add(key.getBytes(StandardCharsets.UTF_8));
+            }
+            Set<String> signTypes = s.oneOf(
+                    s.list(s.required(c.signTypes(), "sign-types"), "sign-types"),
+                    Set.of(WechatV2Signature.MD5, WechatV2Signature.HMAC_SHA256),
+                    "sign-types",
+                    "MD5, HMAC-SHA256");
+            return new WechatV2Keys(appIds, mchId, List.copyOf(keys), signTypes);
+        }
+    }
+}
