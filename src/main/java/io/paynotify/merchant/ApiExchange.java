@@ -3,16 +3,14 @@ package io.paynotify.merchant;
 import io.paynotify.channel.ClientCredentials;
 import io.paynotify.http.ApiAnswer;
 import io.paynotify.http.HttpDates;
+import io.paynotify.http.OneAnswer;
 import io.paynotify.http.Problem;
 import io.paynotify.idempotency.IdempotencyKeys;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpMethod;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.RoutingContext;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * One {@code /api} request from arrival to its one answer: the answer is sent at most once, by the operation, a
@@ -29,9 +27,7 @@ final class ApiExchange {
 
     final RoutingContext ctx;
     final Clock clock;
-    final long startedNanos;
-    final AtomicBoolean answered = new AtomicBoolean();
-    private volatile long timer = -1;
+    final OneAnswer once;
     volatile boolean bodyComplete;
 
     /** Set by the signature filter once the request is authenticated. */
@@ -42,7 +38,7 @@ final class ApiExchange {
     ApiExchange(RoutingContext ctx, Clock clock) {
         this.ctx = ctx;
         this.clock = clock;
-        this.startedNanos = System.nanoTime();
+        this.once = new OneAnswer(ctx);
         metricsTemplate("/api/{other}");
     }
 
@@ -61,7 +57,7 @@ final class ApiExchange {
 
     /** Starts the deadline: past it, a request still reading its body gets 408, any other 503. */
     void startDeadline() {
-        timer = ctx.vertx().setTimer(DEADLINE_MS, id -> {
+        once.deadline(DEADLINE_MS, () -> {
             boolean reading = !bodyComplete;
             Problem p = reading ? Problem.status(408, "Request Timeout") : Problem.unavailable();
             answer(p.toAnswer(), false, null, null, reading);
@@ -91,46 +87,32 @@ final class ApiExchange {
      * @return false when another answer had been sent already
      */
     boolean answer(ApiAnswer a, boolean replayed, Instant originalDate, String allow, boolean close) {
-        if (!answered.compareAndSet(false, true)) {
-            return false;
-        }
-        if (timer >= 0) {
-            ctx.vertx().cancelTimer(timer);
-        }
-        HttpServerResponse response = ctx.response();
-        if (response.ended() || response.closed()) {
-            return true;
-        }
-        response.setStatusCode(a.status());
-        response.putHeader("Content-Type", a.contentType());
-        response.putHeader("Cache-Control", "no-store");
-        if (isPost()) {
-            String key = idempotencyKey();
-            if (key != null) {
-                response.putHeader("X-Idempotency-Key", key);
+        boolean post = isPost();
+        String key = post ? idempotencyKey() : null;
+        return once.send(a.status(), a.contentType(), a.body(), close, response -> {
+            response.putHeader("Cache-Control", "no-store");
+            if (post) {
+                if (key != null) {
+                    response.putHeader("X-Idempotency-Key", key);
+                }
+                response.putHeader("Idempotent-Replayed", Boolean.toString(replayed));
+                response.putHeader(
+                        "X-Original-Date", HttpDates.imfFixdate(originalDate != null ? originalDate : clock.instant()));
             }
-            response.putHeader("Idempotent-Replayed", Boolean.toString(replayed));
-            response.putHeader(
-                    "X-Original-Date", HttpDates.imfFixdate(originalDate != null ? originalDate : clock.instant()));
-        }
-        if (a.status() == 503) {
-            response.putHeader("Retry-After", "1");
-        }
-        if (allow != null) {
-            response.putHeader("Allow", allow);
-        }
-        if (close) {
-            response.putHeader("Connection", "close");
-        }
-        response.end(Buffer.buffer(a.body())).onComplete(v -> {
-            if (close) {
-                ctx.request().connection().close();
+            if (a.status() == 503) {
+                response.putHeader("Retry-After", "1");
+            }
+            if (allow != null) {
+                response.putHeader("Allow", allow);
             }
         });
-        return true;
+    }
+
+    boolean answered() {
+        return once.answered();
     }
 
     long elapsedMillis() {
-        return (System.nanoTime() - startedNanos) / 1_000_000;
+        return once.elapsedNanos() / 1_000_000;
     }
 }

@@ -57,7 +57,7 @@ public class MerchantSignatureFilter {
         }
         Buffer body = Buffer.buffer(256);
         request.handler(chunk -> {
-            if (ex.answered.get()) {
+            if (ex.answered()) {
                 return;
             }
             if (body.length() + chunk.length() > MAX_BODY_BYTES) {
@@ -70,7 +70,7 @@ public class MerchantSignatureFilter {
                 e -> ex.answer(Problem.status(400, "Bad Request").toAnswer(), false, null, null, true));
         request.endHandler(v -> {
             ex.bodyComplete = true;
-            if (ex.answered.get()) {
+            if (ex.answered()) {
                 return;
             }
             byte[] bytes = body.length() == 0 ? EMPTY : body.getBytes();

@@ -3,12 +3,12 @@ package io.paynotify.provider;
 import io.paynotify.channel.Channel;
 import io.paynotify.channel.ChannelRegistry;
 import io.paynotify.core.notify.VerifiedNotification;
+import io.paynotify.http.OneAnswer;
 import io.paynotify.intake.NotificationIntake;
 import io.paynotify.metrics.NotifyMetrics;
 import io.paynotify.persistence.DatabaseUnavailable;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpServerResponse;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -23,7 +23,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.jboss.logging.Logger;
 
 /**
@@ -78,7 +77,7 @@ public class NotifyRoutes {
             ctx.next();
             return;
         }
-        Exchange ex = new Exchange(ctx, adapter, started);
+        Exchange ex = new Exchange(ctx, adapter);
         Channel channel = registry.channel(ctx.pathParam("channel"))
                 .filter(c -> c.provider() == adapter.provider())
                 .orElse(null);
@@ -97,15 +96,14 @@ public class NotifyRoutes {
                     true);
             return;
         }
-        long timer = ctx.vertx().setTimer(DEADLINE_MS, id -> {
+        ex.once.deadline(DEADLINE_MS, () -> {
             if (ex.answer(adapter.failure(503), true)) {
                 LOG.warnf("notify channel=%s answered 503: no result within %d ms", channel.name(), DEADLINE_MS);
             }
         });
-        ex.timer = timer;
         Buffer body = Buffer.buffer(1024);
         request.handler(chunk -> {
-            if (ex.answered.get()) {
+            if (ex.once.answered()) {
                 return;
             }
             if (body.length() + chunk.length() > RawNotify.MAX_BODY_BYTES) {
@@ -119,7 +117,7 @@ public class NotifyRoutes {
         });
         request.exceptionHandler(e -> ex.answer(adapter.failure(400), true));
         request.endHandler(v -> {
-            if (ex.answered.get()) {
+            if (ex.once.answered()) {
                 return;
             }
             RawNotify raw = new RawNotify(channel.name(), headers(request), body.getBytes(), receivedAt);
@@ -205,16 +203,12 @@ public class NotifyRoutes {
 
     /** One request's answer, sent at most once: by the result, a rejection, or the deadline timer. */
     private final class Exchange {
-        final RoutingContext ctx;
         final NotifyAdapter adapter;
-        final long started;
-        final AtomicBoolean answered = new AtomicBoolean();
-        volatile long timer = -1;
+        final OneAnswer once;
 
-        Exchange(RoutingContext ctx, NotifyAdapter adapter, long started) {
-            this.ctx = ctx;
+        Exchange(RoutingContext ctx, NotifyAdapter adapter) {
             this.adapter = adapter;
-            this.started = started;
+            this.once = new OneAnswer(ctx);
         }
 
         void reject(String channel, NotifyRejection r, boolean close) {
@@ -224,37 +218,12 @@ public class NotifyRoutes {
         }
 
         boolean answer(AckResponse ack, boolean close) {
-            if (!answered.compareAndSet(false, true)) {
+            long elapsed = once.elapsedNanos();
+            if (!once.send(ack.status(), ack.contentType(), ack.body(), close, null)) {
                 return false;
             }
-            if (timer >= 0) {
-                ctx.vertx().cancelTimer(timer);
-            }
-            metrics.ackLatency(adapter.provider(), ack.status(), System.nanoTime() - started);
-            HttpServerResponse response = ctx.response();
-            if (response.ended() || response.closed()) {
-                return true;
-            }
-            response.setStatusCode(ack.status());
-            if (close) {
-                // the rest of the body is never read: the connection cannot be reused
-                response.putHeader("Connection", "close");
-            }
-            if (ack.contentType() != null) {
-                response.putHeader("Content-Type", ack.contentType());
-            }
-            if (ack.body() == null || ack.body().length == 0) {
-                response.end().onComplete(v -> closeIf(close));
-            } else {
-                response.end(Buffer.buffer(ack.body())).onComplete(v -> closeIf(close));
-            }
+            metrics.ackLatency(adapter.provider(), ack.status(), elapsed);
             return true;
-        }
-
-        private void closeIf(boolean close) {
-            if (close) {
-                ctx.request().connection().close();
-            }
         }
     }
 }
