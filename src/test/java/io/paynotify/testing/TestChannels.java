@@ -1,5 +1,13 @@
 package io.paynotify.testing;
 
+import io.paynotify.channel.Channel;
+import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.channel.PaynotifyConfig;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfig;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.Map;
 
@@ -45,6 +53,26 @@ public final class TestChannels {
     public static final String ADMIN_TOKEN = "admin-token-0123456789abcdefghijklmnop";
 
     private TestChannels() {}
+
+    /**
+     * The registry the application builds from {@link #config()}, built without Quarkus: for unit tests of the
+     * adapters, which take a {@link Channel} and need nothing else.
+     */
+    public static ChannelRegistry registry() {
+        SmallRyeConfig config = new SmallRyeConfigBuilder()
+                .withMapping(PaynotifyConfig.class)
+                .withConverter(Duration.class, 200, new DurationConverter())
+                .withSources(new PropertiesConfigSource(config(), "test-channels", 500))
+                .build();
+        return new ChannelRegistry(config.getConfigMapping(PaynotifyConfig.class), KeyParsers.all());
+    }
+
+    /** One channel of {@link #registry()}. */
+    public static Channel channel(String name) {
+        return REGISTRY.channel(name).orElseThrow();
+    }
+
+    private static final ChannelRegistry REGISTRY = registry();
 
     public static Map<String, String> config() {
         var c = new HashMap<String, String>();
