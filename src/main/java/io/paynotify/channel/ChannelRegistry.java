@@ -19,6 +19,7 @@ import java.util.regex.Pattern;
 
 /**
  * The channels, clients and admin tokens of {@link PaynotifyConfig}, validated once at start into immutable values
+ * (and the other keys checked, so that a bad value stops the start rather than a request)
  * (CONTRACT.md §5). Each channel's keys are read by its provider's {@link ChannelKeyParser}; this class knows no
  * provider's keys. Any problem stops the start with a {@link ConfigProblem} naming the channel or client and the
  * key, never the value.
@@ -65,6 +66,8 @@ public class ChannelRegistry {
             tokens.add(token.getBytes(StandardCharsets.UTF_8));
         }
         this.adminTokens = List.copyOf(tokens);
+
+        ConfigChecks.positive(config.idempotency().retention(), "paynotify.idempotency.retention");
     }
 
     /** The channel of that name, if configured. */

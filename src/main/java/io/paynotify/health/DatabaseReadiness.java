@@ -1,5 +1,6 @@
 package io.paynotify.health;
 
+import io.quarkus.flyway.FlywayDataSource;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -62,7 +63,7 @@ public class DatabaseReadiness implements HealthCheck {
     private volatile String expectedVersion;
 
     @Inject
-    public DatabaseReadiness(DataSource dataSource, Flyway flyway) {
+    public DatabaseReadiness(DataSource dataSource, @FlywayDataSource("migrations") Flyway flyway) {
         this.dataSource = dataSource;
         this.flyway = flyway;
     }

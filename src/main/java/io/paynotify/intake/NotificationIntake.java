@@ -15,7 +15,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.List;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
@@ -28,12 +28,21 @@ import java.util.concurrent.locks.ReentrantLock;
  *
  * <p>Concurrent deliveries for one order serialise on the row lock; two orders racing for one transaction id meet
  * the unique constraint on (provider, transaction_id), and the loser's transaction runs again
- * ({@link Transactions.Retry#ON_CONFLICT}), now seeing the winner.
+ * ({@link Transactions.Retry#ON_CONFLICT}), now seeing the winner. These are the only exactly-once mechanisms; what
+ * follows only protects the service from floods and never decides an outcome.
  *
- * <p>Before taking a pool connection, deliveries for one order also queue on an in-process striped lock. This is
- * not a correctness check (the row lock and the constraints are, across replicas): it keeps a burst of identical
- * retries from parking every pool connection on one row lock while deliveries for other orders wait for a
- * connection.
+ * <ul>
+ *   <li><b>Per-order admission.</b> v2 and Alipay notices carry no timestamp, so one captured genuine body can be
+ *       replayed without end. At most {@link #MAX_PER_ORDER} deliveries of one order are admitted in this process
+ *       (one working, the rest queued on an in-process lock without a pool connection); the next is refused at once
+ *       ({@link Busy}, a 503: the provider retries).
+ *   <li><b>Deadline.</b> A delivery still queued when its answer's deadline passes is dropped before it touches
+ *       the database ({@link Expired}); its 503 has already left.
+ *   <li><b>Past the per-order cap.</b> Once an order has {@link #MAX_RECORDED_PER_ORDER} recorded deliveries,
+ *       further ones are only counted. An order known to be at the cap is first decided on a plain read; a decision
+ *       that changes nothing is answered from that read without a write transaction. Any decision that would change
+ *       the order still runs the locked transaction, so replays can never silence a later genuine notice.
+ * </ul>
  */
 @ApplicationScoped
 public class NotificationIntake {
@@ -41,77 +50,155 @@ public class NotificationIntake {
     /** Deliveries recorded per (channel, outTradeNo); past that they are answered the same way, only counted. */
     public static final int MAX_RECORDED_PER_ORDER = Notifications.MAX_RECORDED_PER_ORDER;
 
+    /** Deliveries of one order admitted at once in this process: one working and a handful waiting. */
+    public static final int MAX_PER_ORDER = 5;
+
     private static final int STRIPES = 1024;
-    /** Below the route's 2.5 s deadline: a delivery that waits longer is answered 503 anyway. */
-    private static final long QUEUE_WAIT_MS = 2_000;
 
     private final Transactions transactions;
+    private final IntakeFaults faults;
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
+    private final ConcurrentHashMap<String, Integer> admitted = new ConcurrentHashMap<>();
+    private final CappedOrders capped = new CappedOrders();
 
     @Inject
-    public NotificationIntake(Transactions transactions) {
+    public NotificationIntake(Transactions transactions, IntakeFaults faults) {
         this.transactions = transactions;
+        this.faults = faults;
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new ReentrantLock();
         }
     }
 
-    /** The result of one intake: the decision and whether the delivery was stored (false past the cap). */
+    /**
+     * The result of one intake.
+     *
+     * @param decision what the state machine decided
+     * @param recorded whether the delivery was stored (false past the per-order cap)
+     */
     public record Result(Decision decision, boolean recorded) {}
 
-    /** Too many deliveries for one order are queued in this process: answer 503, the provider retries. */
+    /** Too many deliveries of one order are in this process already: answer 503 at once; the provider retries. */
     public static final class Busy extends RuntimeException {
         Busy() {
-            super("too many deliveries queued for one order", null, false, false);
+            super("too many deliveries of one order in flight", null, false, false);
+        }
+    }
+
+    /** The answer's deadline passed while the delivery waited: it was dropped before touching the database. */
+    public static final class Expired extends RuntimeException {
+        Expired() {
+            super("deadline passed before the delivery's turn", null, false, false);
         }
     }
 
     /**
      * Records one verified notification and applies its decision, in one committed transaction.
      *
+     * @param deadlineNanos the {@link System#nanoTime()} after which the answer has left already
      * @throws io.paynotify.persistence.DatabaseUnavailable the database failed or the commit's outcome is unknown
-     * @throws Busy the delivery waited too long behind others for the same order
+     * @throws Busy too many deliveries of this order are in flight
+     * @throws Expired the deadline passed before the delivery's turn
      */
-    public Result handle(VerifiedNotification n) {
-        ReentrantLock stripe =
-                stripes[(n.channel().hashCode() * 31 + n.outTradeNo().hashCode()) & (STRIPES - 1)];
-        try {
-            if (!stripe.tryLock(QUEUE_WAIT_MS, TimeUnit.MILLISECONDS)) {
-                throw new Busy();
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
+    public Result handle(VerifiedNotification n, long deadlineNanos) {
+        String key = n.channel() + '\n' + n.outTradeNo();
+        if (!admit(key)) {
             throw new Busy();
         }
         try {
-            return transactions.inTransaction(Transactions.Retry.ON_CONFLICT, c -> decideAndApply(c, n));
+            ReentrantLock stripe = stripes[key.hashCode() & (STRIPES - 1)];
+            if (!lockBefore(stripe, deadlineNanos)) {
+                throw new Expired();
+            }
+            try {
+                if (System.nanoTime() - deadlineNanos >= 0) {
+                    throw new Expired();
+                }
+                if (capped.contains(key)) {
+                    Result answered = decideOnRead(n);
+                    if (answered != null) {
+                        return answered;
+                    }
+                }
+                Result result = transactions.inTransaction(Transactions.Retry.ON_CONFLICT, c -> decideAndApply(c, n));
+                if (!result.recorded()) {
+                    capped.add(key);
+                }
+                return result;
+            } finally {
+                stripe.unlock();
+            }
         } finally {
-            stripe.unlock();
+            release(key);
         }
     }
 
-    private static Result decideAndApply(Connection c, VerifiedNotification n) throws SQLException {
+    private boolean admit(String key) {
+        boolean[] in = {false};
+        admitted.compute(key, (k, v) -> {
+            int now = v == null ? 0 : v;
+            if (now >= MAX_PER_ORDER) {
+                return v;
+            }
+            in[0] = true;
+            return now + 1;
+        });
+        return in[0];
+    }
+
+    private void release(String key) {
+        admitted.compute(key, (k, v) -> v == null || v <= 1 ? null : v - 1);
+    }
+
+    private static boolean lockBefore(ReentrantLock lock, long deadlineNanos) {
+        try {
+            return lock.tryLock(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /**
+     * For an order at the cap: decides on a plain read (no lock, no transaction). Returns the result when the
+     * decision changes nothing (nothing would be written: the row is past the cap), else null for the locked path.
+     */
+    private Result decideOnRead(VerifiedNotification n) {
+        return transactions.autoCommit(c -> {
+            OrderRow order = Orders.find(c, n.channel(), n.outTradeNo());
+            if (order == null) {
+                return null;
+            }
+            Decision d = OrderStateMachine.decide(order.snapshot(), n, transactionElsewhere(c, n));
+            return d.changesNothing(order.attention()) ? new Result(d, false) : null;
+        });
+    }
+
+    private Result decideAndApply(Connection c, VerifiedNotification n) throws SQLException {
         OrderRow order = Orders.lock(c, n.channel(), n.outTradeNo());
-        boolean elsewhere = n.notifyClass() == NotifyClass.PAID
-                && n.transactionId() != null
-                && !n.accountMismatch()
-                && Orders.transactionElsewhere(c, n.provider().name(), n.transactionId(), n.channel(), n.outTradeNo());
-        Decision d = OrderStateMachine.decide(order == null ? null : order.snapshot(), n, elsewhere);
+        Decision d = OrderStateMachine.decide(order == null ? null : order.snapshot(), n, transactionElsewhere(c, n));
         boolean recorded = Notifications.insertCapped(c, n, order == null ? null : order.id(), d);
+        faults.afterNotificationInsert(n);
         if (order != null) {
             apply(c, n, order, d);
         }
         return new Result(d, recorded);
     }
 
+    private static boolean transactionElsewhere(Connection c, VerifiedNotification n) throws SQLException {
+        return n.notifyClass() == NotifyClass.PAID
+                && n.transactionId() != null
+                && !n.accountMismatch()
+                && Orders.transactionElsewhere(c, n.provider().name(), n.transactionId(), n.channel(), n.outTradeNo());
+    }
+
     private static void apply(Connection c, VerifiedNotification n, OrderRow order, Decision d) throws SQLException {
-        List<String> added = d.addedAttention(order.attention());
-        if (d.newState() == null && added.isEmpty()) {
+        if (d.changesNothing(order.attention())) {
             // a duplicate or an ignored notice: the order stays as it is
             return;
         }
         var attention = new ArrayList<>(order.attention());
-        attention.addAll(added);
+        attention.addAll(d.addedAttention(order.attention()));
         Instant now = n.receivedAt();
         if (d.pays()) {
             Instant paidAt = n.paidAt() != null ? n.paidAt() : n.receivedAt();
@@ -121,5 +208,10 @@ public class NotificationIntake {
         } else {
             Orders.flag(c, order.id(), attention, now);
         }
+    }
+
+    /** For tests: forget which orders are known to be at the cap. */
+    void forgetCapped() {
+        capped.clear();
     }
 }

@@ -23,6 +23,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
@@ -49,6 +51,8 @@ public class NotifyRoutes {
     private final Map<String, NotifyAdapter> adapters = new HashMap<>();
     private final RejectionLog rejectionLog = new RejectionLog();
     private final NotifyMetrics metrics;
+    private final NotifyWorkers workers;
+    private final BusyLog busyLog = new BusyLog();
 
     @Inject
     public NotifyRoutes(
@@ -56,11 +60,13 @@ public class NotifyRoutes {
             NotificationIntake intake,
             Clock clock,
             Instance<NotifyAdapter> all,
-            NotifyMetrics metrics) {
+            NotifyMetrics metrics,
+            NotifyWorkers workers) {
         this.registry = registry;
         this.intake = intake;
         this.clock = clock;
         this.metrics = metrics;
+        this.workers = workers;
         all.forEach(a -> adapters.put(a.pathSegment(), a));
     }
 
@@ -121,9 +127,17 @@ public class NotifyRoutes {
                 return;
             }
             RawNotify raw = new RawNotify(channel.name(), headers(request), body.getBytes(), receivedAt);
-            ctx.vertx()
-                    .<AckResponse>executeBlocking(() -> process(adapter, channel, raw, started), false)
-                    .onComplete(ar -> ex.answer(ar.succeeded() ? ar.result() : adapter.failure(503), false));
+            io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
+            try {
+                workers.execute(() -> {
+                    AckResponse ack = process(adapter, channel, raw, started);
+                    context.runOnContext(x -> ex.answer(ack, false));
+                });
+            } catch (RejectedExecutionException e) {
+                // every notification worker is busy and the queue is full: the provider retries
+                LOG.warnf("notify channel=%s answered 503: notification workers saturated", channel.name());
+                ex.answer(adapter.failure(503), false);
+            }
         });
         if ("100-continue".equalsIgnoreCase(request.getHeader("Expect"))) {
             // the size is acceptable: let a client that waits for it send the body (curl does above 1 KiB)
@@ -132,8 +146,13 @@ public class NotifyRoutes {
         request.resume();
     }
 
-    /** Runs on a worker thread: verify, then the intake transaction; the ack is chosen only after the commit. */
+    /** Runs on a notification worker: verify, then the intake transaction; the ack follows the commit. */
     private AckResponse process(NotifyAdapter adapter, Channel channel, RawNotify raw, long started) {
+        long deadline = started + TimeUnit.MILLISECONDS.toNanos(DEADLINE_MS);
+        if (System.nanoTime() - deadline >= 0) {
+            // queued past the deadline: its 503 has left, and nothing here may touch the database any more
+            return adapter.failure(503);
+        }
         VerifiedNotification n;
         try {
             n = adapter.verify(channel, raw);
@@ -151,7 +170,7 @@ public class NotifyRoutes {
             return adapter.failure(503);
         }
         try {
-            NotificationIntake.Result result = intake.handle(n);
+            NotificationIntake.Result result = intake.handle(n, deadline);
             var d = result.decision();
             metrics.recorded(channel.name(), n.provider(), d.outcome(), d.reason());
             LOG.infof(
@@ -169,9 +188,10 @@ public class NotifyRoutes {
                     channel.name(), n.outTradeNo(), e.sqlState());
             return adapter.failure(503);
         } catch (NotificationIntake.Busy e) {
-            LOG.warnf(
-                    "notify channel=%s outTradeNo=%s answered 503: too many deliveries queued for this order",
-                    channel.name(), n.outTradeNo());
+            busyLog.warn(channel.name(), n.outTradeNo(), "too many deliveries of this order in flight");
+            return adapter.failure(503);
+        } catch (NotificationIntake.Expired e) {
+            busyLog.warn(channel.name(), n.outTradeNo(), "dropped: its deadline passed while it waited");
             return adapter.failure(503);
         } catch (RuntimeException e) {
             // a bug must not become a success: nothing was committed (the transaction rolled back)
@@ -179,6 +199,21 @@ public class NotifyRoutes {
                     "notify channel=%s outTradeNo=%s answered 503: %s",
                     channel.name(), n.outTradeNo(), e.getClass().getName());
             return adapter.failure(503);
+        }
+    }
+
+    /** A flood of refused replays costs ten log lines a second, not one per delivery. */
+    private static final class BusyLog {
+        private final io.paynotify.logging.LogRateLimit limit = new io.paynotify.logging.LogRateLimit(10);
+
+        void warn(String channel, String outTradeNo, String why) {
+            var permit = limit.tryLog();
+            if (permit.suppressedBefore() > 0) {
+                LOG.warnf("notify answered 503: %d more deliveries not logged", permit.suppressedBefore());
+            }
+            if (permit.log()) {
+                LOG.warnf("notify channel=%s outTradeNo=%s answered 503: %s", channel, outTradeNo, why);
+            }
         }
     }
 

@@ -55,6 +55,14 @@ public record Decision(
         return added;
     }
 
+    /**
+     * True when applying this decision would leave the order exactly as it is: no new state and no reason the
+     * attention list lacks. Such a decision (a duplicate, an ignored notice) needs no write but the delivery's row.
+     */
+    public boolean changesNothing(List<String> currentAttention) {
+        return newState == null && addedAttention(currentAttention).isEmpty();
+    }
+
     /** True when this decision pays the order: only then are transactionId and paidAt set. */
     public boolean pays() {
         return outcome == Outcome.APPLIED && newState == OrderState.SUCCESS;
