@@ -11,9 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** PROTOCOLS.md §3.4: the V1 signing string, on the documented example parameters; no Quarkus boot. */
+@Tag("unit")
 class AlipaySignatureTest {
 
     /** The parameters of Alipay's documented example notification, as decoded. */
