@@ -12,7 +12,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** Shared helpers of the v2 HTTP tests: posting, the expected acks, and the rows to assert on. */
+/**
+ * Shared helpers of the v2 tests: the expected acks (the unit tests compare the adapter's with these too), and for
+ * the HTTP tests posting and the rows to assert on.
+ */
 final class WechatV2Http {
 
     static final String OK =
