@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.paynotify.testing.Db;
 import io.paynotify.testing.TestChannels;
-import io.paynotify.testing.WechatV2Fixtures;
 import io.restassured.response.Response;
 import java.time.Instant;
 import java.util.List;
@@ -54,11 +53,6 @@ final class WechatV2Http {
 
     static Response post(byte[] body) {
         return post(TestChannels.WX, body);
-    }
-
-    /** Signs with the wx-test key (MD5) and posts. */
-    static Response postSigned(Map<String, String> fields) {
-        return post(WechatV2Fixtures.body(WechatV2Fixtures.signed(fields, TestChannels.WX_KEY, "MD5")));
     }
 
     static void assertAck(Response r, int status, String body) {
