@@ -110,4 +110,138 @@ public final class AlipayFixtures {
     public static byte[] signedBody(Map<String, String> params) {
         return body(signed(params, TestKeys.ALIPAY, "RSA2"));
     }
+
+    /** The order number of {@link #aNotice()} unless the test names another. */
+    public static final String ORDER_NO = "ORDER-0001";
+
+    /** The trade number of {@link #aNotice()} unless the test names another. */
+    public static final String TRADE_NO = "2026010222001400000000000001";
+
+    /**
+     * A notice to build in the words of the test: a TRADE_SUCCESS of 1.00 for {@link #ORDER_NO} on
+     * {@link TestChannels#ALI}, in UTF-8, signed RSA2 with {@link TestKeys#ALIPAY} (the parameters of {@link #paid});
+     * a test names only what it changes.
+     *
+     * <pre>{@code
+     * byte[] body = aNotice().status("TRADE_CLOSED").set("refund_fee", "1.00").signedWith(TestKeys.ALIPAY_NEXT, "RSA2").body();
+     * byte[] forged = aNotice().afterSigning("total_amount", "0.01").body();
+     * }</pre>
+     */
+    public static Notice aNotice() {
+        return new Notice();
+    }
+
+    /** The builder of {@link #aNotice()}; each call returns the same builder. */
+    public static final class Notice {
+        private String orderNo = ORDER_NO;
+        private String tradeNo = TRADE_NO;
+        private String amount = "1.00";
+        private String status = "TRADE_SUCCESS";
+        private boolean rsaChannel;
+        private String keyName = TestKeys.ALIPAY;
+        private String signType = "RSA2";
+        /** Changes before signing, in order; a null value removes the parameter. */
+        private final Map<String, String> changes = new LinkedHashMap<>();
+        /** Changes after signing (sign and sign_type included), in order; a null value removes the parameter. */
+        private final Map<String, String> afterSigning = new LinkedHashMap<>();
+
+        private Notice() {}
+
+        /** out_trade_no (and the notify_id derived from it). */
+        public Notice orderNo(String value) {
+            this.orderNo = value;
+            return this;
+        }
+
+        /** trade_no. */
+        public Notice tradeNo(String value) {
+            this.tradeNo = value;
+            return this;
+        }
+
+        /** total_amount, and the other amounts of the fixture with it. */
+        public Notice amount(String value) {
+            this.amount = value;
+            return this;
+        }
+
+        /** trade_status. */
+        public Notice status(String value) {
+            this.status = value;
+            return this;
+        }
+
+        /** The charset field; null leaves it out (Alipay then means GBK). The body is encoded in it. */
+        public Notice charset(String value) {
+            return set("charset", value);
+        }
+
+        /** Sets one signed parameter; null leaves it out. */
+        public Notice set(String name, String value) {
+            changes.remove(name);
+            changes.put(name, value);
+            return this;
+        }
+
+        /** Leaves one signed parameter out. */
+        public Notice without(String name) {
+            return set(name, null);
+        }
+
+        /** For {@link TestChannels#ALI_RSA}: its app id, auth_app_id and the seller id that channel requires. */
+        public Notice onRsaChannel() {
+            this.rsaChannel = true;
+            return this;
+        }
+
+        /** Signs with another test key or sign_type ({@code RSA2} or {@code RSA}). */
+        public Notice signedWith(String keyName, String signType) {
+            this.keyName = keyName;
+            this.signType = signType;
+            return this;
+        }
+
+        /** Changes a parameter once signed, so the signature does not cover the change; null removes it. */
+        public Notice afterSigning(String name, String value) {
+            afterSigning.remove(name);
+            afterSigning.put(name, value);
+            return this;
+        }
+
+        /** The parameters before signing. */
+        public Map<String, String> params() {
+            Map<String, String> p = notice(orderNo, tradeNo, amount, status);
+            if (rsaChannel) {
+                p = AlipayFixtures.onRsaChannel(p);
+            }
+            return apply(p, changes);
+        }
+
+        /** The parameters with sign_type and sign, and the {@link #afterSigning} changes. */
+        public Map<String, String> signedParams() {
+            return apply(signed(params(), keyName, signType), afterSigning);
+        }
+
+        /** The form body, percent-encoded in its own charset. */
+        public byte[] body() {
+            return AlipayFixtures.body(signedParams());
+        }
+
+        /** The form body as text (it is ASCII), for tests that edit it by hand. */
+        public String bodyText() {
+            return new String(body(), StandardCharsets.US_ASCII);
+        }
+
+        private static Map<String, String> apply(Map<String, String> params, Map<String, String> changes) {
+            var p = new LinkedHashMap<>(params);
+            changes.forEach((k, v) -> {
+                if (v == null) {
+                    p.remove(k);
+                } else {
+                    p.put(k, v);
+                }
+            });
+            return p;
+        }
+    }
 }

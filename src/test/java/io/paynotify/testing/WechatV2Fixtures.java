@@ -35,6 +35,97 @@ public final class WechatV2Fixtures {
         return f;
     }
 
+    /** A successful payment notice on {@link TestChannels#WX} to change and sign: see {@link Notice}. */
+    public static Notice payment(String outTradeNo, String transactionId, long totalFee) {
+        return new Notice(paid(outTradeNo, transactionId, totalFee));
+    }
+
+    /**
+     * A payment notice with {@code result_code} FAIL on {@link TestChannels#WX} (a non-final status): no
+     * transaction_id, total_fee nor time_end, an error code instead.
+     */
+    public static Notice failedPayment(String outTradeNo) {
+        return payment(outTradeNo, "unused", 1)
+                .without("transaction_id")
+                .without("total_fee")
+                .without("cash_fee")
+                .without("time_end")
+                .with("result_code", "FAIL")
+                .with("err_code", "SYSTEMERROR")
+                .with("err_code_des", "系统错误");
+    }
+
+    /** Any field map as a notice to change and sign. */
+    public static Notice notice(Map<String, String> fields) {
+        return new Notice(fields);
+    }
+
+    /**
+     * An unsigned notice's fields: each change returns a new notice, so one base can feed a table of variants; the
+     * body is rendered by {@link #md5()}, {@link #hmac()}, {@link #signedWith} or, as the fields stand,
+     * {@link #unsigned()}.
+     */
+    public static final class Notice {
+        private final Map<String, String> fields;
+
+        private Notice(Map<String, String> fields) {
+            this.fields = new LinkedHashMap<>(fields);
+        }
+
+        /** The same notice with one field set (added at the end when new). */
+        public Notice with(String name, String value) {
+            var f = new LinkedHashMap<>(fields);
+            f.put(name, value);
+            return new Notice(f);
+        }
+
+        /** The same notice without one field. */
+        public Notice without(String name) {
+            var f = new LinkedHashMap<>(fields);
+            f.remove(name);
+            return new Notice(f);
+        }
+
+        public String get(String name) {
+            return fields.get(name);
+        }
+
+        /** A copy of the fields as they stand. */
+        public Map<String, String> fields() {
+            return new LinkedHashMap<>(fields);
+        }
+
+        /** The fields with {@code sign} computed with that key and type, to tamper with after signing. */
+        public Map<String, String> signedFields(String key, String type) {
+            return signed(fields, key, type);
+        }
+
+        /** The body signed with that key and type (MD5 or HMAC-SHA256). */
+        public byte[] signedWith(String key, String type) {
+            return body(signedFields(key, type));
+        }
+
+        /** The body signed with MD5 and the first key of {@link TestChannels#WX}. */
+        public byte[] md5() {
+            return signedWith(TestChannels.WX_KEY, "MD5");
+        }
+
+        /** The body signed with HMAC-SHA256 and the first key of {@link TestChannels#WX}. */
+        public byte[] hmac() {
+            return signedWith(TestChannels.WX_KEY, "HMAC-SHA256");
+        }
+
+        /** The body of the fields as they stand: whatever {@code sign} they carry, or none. */
+        public byte[] unsigned() {
+            return body(fields);
+        }
+
+        /** The XML text of the fields as they stand. */
+        public String xml() {
+            return WechatV2Fixtures.xml(fields);
+        }
+    }
+
     /** Adds {@code sign} computed with that key and type (MD5 or HMAC-SHA256), uppercase hex. */
     public static Map<String, String> signed(Map<String, String> fields, String key, String type) {
         var f = new LinkedHashMap<>(fields);
@@ -75,6 +166,19 @@ public final class WechatV2Fixtures {
         f.put("nonce_str", "TeqClE3i0mvn3DrK");
         f.put("req_info", reqInfo);
         return f;
+    }
+
+    /**
+     * The body of a refund notice on {@link TestChannels#WX} whose req_info holds these fields, encrypted with that
+     * API key.
+     */
+    public static byte[] refundBody(Map<String, String> info, String apiKey) {
+        return body(refundNotice(encryptReqInfo(info, apiKey)));
+    }
+
+    /** The body of a refund notice for that order, encrypted with the first key of {@link TestChannels#WX}. */
+    public static byte[] refundBody(String outTradeNo, String transactionId, long totalFee, String refundStatus) {
+        return refundBody(refundInfo(outTradeNo, transactionId, totalFee, refundStatus), TestChannels.WX_KEY);
     }
 
     /** The decrypted fields of a refund notice ({@code <root>...</root>}). */

@@ -2,14 +2,18 @@ package io.paynotify.testing;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paynotify.provider.RawNotify;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
 import java.security.Signature;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import javax.crypto.Cipher;
@@ -57,6 +61,34 @@ public final class WechatV3Fixtures {
         /** Another body under this delivery's headers (and so its signature). */
         public Delivery withBody(byte[] other) {
             return new Delivery(other, headers);
+        }
+
+        /**
+         * The delivery as the notify route hands it to the adapter, on {@link TestChannels#WX3}: header names in
+         * lower case, each with its values in arrival order.
+         */
+        public RawNotify raw(Instant receivedAt) {
+            return raw(receivedAt, null);
+        }
+
+        /** As {@link #raw(Instant)}, with one header sent twice with the same value, as a proxy might. */
+        public RawNotify rawWithRepeatedHeader(Instant receivedAt, String repeated) {
+            return raw(receivedAt, repeated);
+        }
+
+        private RawNotify raw(Instant receivedAt, String repeated) {
+            var h = new LinkedHashMap<String, List<String>>();
+            headers.forEach((name, value) -> {
+                List<String> values = h.computeIfAbsent(name.toLowerCase(Locale.ROOT), k -> new ArrayList<>());
+                values.add(value);
+                if (name.equalsIgnoreCase(repeated)) {
+                    values.add(value);
+                }
+            });
+            if (repeated != null && !h.containsKey(repeated.toLowerCase(Locale.ROOT))) {
+                throw new IllegalArgumentException("no header " + repeated + " to repeat");
+            }
+            return new RawNotify(TestChannels.WX3, h, body, receivedAt);
         }
     }
 
@@ -178,6 +210,15 @@ public final class WechatV3Fixtures {
                 Instant.now().getEpochSecond());
     }
 
+    /** Signs the body with the platform key that {@link TestChannels#WX3_CERT_SERIAL} names, at that time. */
+    public static Delivery signedAt(String body, long timestamp) {
+        return signed(
+                body.getBytes(StandardCharsets.UTF_8),
+                TestKeys.WECHAT_V3_CERT,
+                TestChannels.WX3_CERT_SERIAL,
+                timestamp);
+    }
+
     /**
      * Signs {@code timestamp\nnonce\nbody\n} with the private key of {@code keyName} and sends {@code serial} with
      * it (a serial that does not belong to the key makes a delivery that must fail).
@@ -212,6 +253,25 @@ public final class WechatV3Fixtures {
     /** A signed TRANSACTION.SUCCESS notice for a payment of {@code total} fen on {@link TestChannels#WX3}. */
     public static Delivery paid(String outTradeNo, String transactionId, long total) {
         return signed(body("TRANSACTION.SUCCESS", transaction(outTradeNo, transactionId, total)));
+    }
+
+    /** As {@link #paid(String, String, long)}, signed at that time (unix seconds). */
+    public static Delivery paidAt(String outTradeNo, String transactionId, long total, long timestamp) {
+        return signedAt(body("TRANSACTION.SUCCESS", transaction(outTradeNo, transactionId, total)), timestamp);
+    }
+
+    /**
+     * The resource object of the envelope, the fields encrypted with the channel's API v3 key under a fresh nonce and
+     * the associated data "transaction", as {@link #body} does it.
+     */
+    public static Map<String, Object> sealed(Map<String, Object> resourceFields) {
+        String nonce = random(12);
+        return resource(encrypt(nonce, "transaction", json(resourceFields)), nonce, "transaction");
+    }
+
+    /** The envelope text of that event around a resource object the test built (to tamper with one part of it). */
+    public static String envelopeBody(String eventType, Map<String, Object> resourceObject) {
+        return json(envelope(eventType, "支付成功", resourceObject));
     }
 
     /** Random alphanumeric text, as WeChat's nonces are. */

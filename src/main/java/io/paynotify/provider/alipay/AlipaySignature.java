@@ -82,14 +82,15 @@ public final class AlipaySignature {
     static boolean verify(String content, Charset charset, String sign, String algorithm, List<PublicKey> keys) {
         byte[] signature;
         try {
-            // the plain decoder first (several times faster); line breaks and other MIME leniency as a fallback
-            signature = Base64.getDecoder().decode(sign);
-        } catch (IllegalArgumentException plain) {
-            try {
-                signature = Base64.getMimeDecoder().decode(sign);
-            } catch (IllegalArgumentException e) {
-                return false;
-            }
+            // strict base64; only line breaks are tolerated (some gateways fold long values). A lenient decoder
+            // that skips any other character would let one notice be replayed under many different bodies.
+            signature = Base64.getDecoder()
+                    .decode(
+                            sign.indexOf('\n') < 0
+                                    ? sign
+                                    : sign.replace("\r", "").replace("\n", ""));
+        } catch (IllegalArgumentException e) {
+            return false;
         }
         byte[] message = content.getBytes(charset);
         for (PublicKey key : keys) {

@@ -4,9 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The form decoder on its own: the body's charset decides, whichever way its name is written. */
+@Tag("unit")
 class AlipayFormTest {
 
     static byte[] ascii(String s) {

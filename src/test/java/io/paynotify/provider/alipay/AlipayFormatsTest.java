@@ -8,12 +8,14 @@ import io.paynotify.core.money.MinorUnits;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.TimeZone;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** CONTRACT.md §1: Alipay amounts ^[0-9]{1,9}(\.[0-9]{1,2})?$ yuan to fen exactly, ASCII only; times in Beijing. */
+@Tag("unit")
 class AlipayFormatsTest {
 
     @ParameterizedTest

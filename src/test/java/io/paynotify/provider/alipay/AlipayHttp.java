@@ -3,7 +3,6 @@ package io.paynotify.provider.alipay;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.paynotify.testing.AlipayFixtures;
 import io.paynotify.testing.Db;
 import io.paynotify.testing.TestChannels;
 import io.restassured.RestAssured;
@@ -52,11 +51,6 @@ final class AlipayHttp {
         return post(TestChannels.ALI, body);
     }
 
-    /** Signs RSA2 with {@link io.paynotify.testing.TestKeys#ALIPAY} and posts to ali-test. */
-    static Response postSigned(Map<String, String> params) {
-        return post(AlipayFixtures.signedBody(params));
-    }
-
     static void assertOk(Response r) {
         assertEquals(200, r.statusCode(), () -> "status; body " + r.asString());
         // exactly the 7 bytes: no BOM, no newline
@@ -74,30 +68,19 @@ final class AlipayHttp {
         return Db.insertOrder(TestChannels.ALI, "ALIPAY", no, amount);
     }
 
-    static void markPaid(String no, String tradeNo, String status) {
+    /** Marks an order paid by a TRADE_SUCCESS at {@link #FIXTURE_PAID_AT}, as if an earlier notice had. */
+    static void markPaid(String no, String tradeNo) {
         Db.update(
                 "UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = timestamptz"
-                        + " '2020-01-01 00:00:00+00', paid_provider_status = ? WHERE channel = ? AND out_trade_no = ?",
+                        + " '2020-01-01 00:00:00+00', paid_provider_status = 'TRADE_SUCCESS'"
+                        + " WHERE channel = ? AND out_trade_no = ?",
                 tradeNo,
-                status,
                 TestChannels.ALI,
                 no);
     }
 
-    static void markPaid(String no, String tradeNo) {
-        markPaid(no, tradeNo, "TRADE_SUCCESS");
-    }
-
-    static void markClosed(String no) {
-        Db.update("UPDATE orders SET state = 'CLOSED' WHERE channel = ? AND out_trade_no = ?", TestChannels.ALI, no);
-    }
-
-    static Map<String, Object> order(String channel, String no) {
-        return Db.row("SELECT * FROM orders WHERE channel = ? AND out_trade_no = ?", channel, no);
-    }
-
     static Map<String, Object> order(String no) {
-        return order(TestChannels.ALI, no);
+        return Db.row("SELECT * FROM orders WHERE channel = ? AND out_trade_no = ?", TestChannels.ALI, no);
     }
 
     static List<Map<String, Object>> notifications(String no) {
@@ -131,18 +114,13 @@ final class AlipayHttp {
         assertEquals("ALIPAY", row.get("provider"));
     }
 
-    static void assertOrder(
-            String channel, String no, String state, String tradeNo, Instant paidAt, List<String> attention) {
-        Map<String, Object> o = order(channel, no);
+    static void assertOrder(String no, String state, String tradeNo, Instant paidAt, List<String> attention) {
+        Map<String, Object> o = order(no);
         assertEquals(state, o.get("state"), "state");
         assertEquals(tradeNo, o.get("transaction_id"), "transaction_id");
         if (paidAt != null || !"SUCCESS".equals(state)) {
             assertEquals(paidAt, o.get("paid_at"), "paid_at");
         }
         assertEquals(attention, o.get("attention"), "attention");
-    }
-
-    static void assertOrder(String no, String state, String tradeNo, Instant paidAt, List<String> attention) {
-        assertOrder(TestChannels.ALI, no, state, tradeNo, paidAt, attention);
     }
 }

@@ -11,9 +11,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** PROTOCOLS.md §3.4: the V1 signing string, on the documented example parameters; no Quarkus boot. */
+@Tag("unit")
 class AlipaySignatureTest {
 
     /** The parameters of Alipay's documented example notification, as decoded. */
@@ -94,5 +96,19 @@ class AlipaySignatureTest {
         // the same signature checked as SHA1 fails: the algorithm is part of what is verified
         assertFalse(AlipaySignature.verify(content, StandardCharsets.UTF_8, sign, "SHA1withRSA", both));
         assertFalse(AlipaySignature.verify(content, StandardCharsets.UTF_8, "!!!", "SHA256withRSA", both));
+    }
+
+    @Test
+    void aSignatureWithJunkInsideIsRefusedAndLineBreaksAreTolerated() throws Exception {
+        String content = "a=1&b=2";
+        String sign = AlipayFixtures.sign(
+                content, StandardCharsets.UTF_8, TestKeys.pair(TestKeys.ALIPAY).getPrivate(), "RSA2");
+        var keys = List.of(TestKeys.pair(TestKeys.ALIPAY).getPublic());
+        assertTrue(AlipaySignature.verify(content, StandardCharsets.UTF_8, sign, "SHA256withRSA", keys));
+        String folded = sign.substring(0, 64) + "\r\n" + sign.substring(64);
+        assertTrue(AlipaySignature.verify(content, StandardCharsets.UTF_8, folded, "SHA256withRSA", keys));
+        // a lenient (MIME) decoder would skip these characters and accept the same signature under other bytes
+        String junk = sign.substring(0, 10) + "!!~~ ##" + sign.substring(10);
+        assertFalse(AlipaySignature.verify(content, StandardCharsets.UTF_8, junk, "SHA256withRSA", keys));
     }
 }

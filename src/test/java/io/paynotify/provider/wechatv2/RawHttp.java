@@ -11,16 +11,16 @@ import java.nio.charset.StandardCharsets;
 /**
  * A raw HTTP/1.1 exchange over a socket, for bodies a client library would not send: a body larger than the
  * server reads, with a Content-Length or chunked. The writer runs in its own thread and ignores a reset, because
- * the server answers and closes without reading the rest.
+ * the server answers and closes without reading the rest. Public for the notify tests of the other providers.
  */
-final class RawHttp {
+public final class RawHttp {
 
     /** Status line code and body of the answer. */
-    record Answer(int status, String headers, String body) {}
+    public record Answer(int status, String headers, String body) {}
 
     private RawHttp() {}
 
-    static Answer post(int port, String path, byte[] body, boolean chunked) throws Exception {
+    public static Answer post(int port, String path, byte[] body, boolean chunked) throws Exception {
         try (Socket s = new Socket(InetAddress.getLoopbackAddress(), port)) {
             s.setSoTimeout(10_000);
             OutputStream out = s.getOutputStream();

@@ -5,14 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.paynotify.testing.Db;
 import io.paynotify.testing.TestChannels;
-import io.paynotify.testing.WechatV2Fixtures;
 import io.restassured.response.Response;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 
-/** Shared helpers of the v2 HTTP tests: posting, the expected acks, and the rows to assert on. */
+/**
+ * Shared helpers of the v2 tests: the expected acks (the unit tests compare the adapter's with these too), and for
+ * the HTTP tests posting and the rows to assert on.
+ */
 final class WechatV2Http {
 
     static final String OK =
@@ -51,11 +53,6 @@ final class WechatV2Http {
 
     static Response post(byte[] body) {
         return post(TestChannels.WX, body);
-    }
-
-    /** Signs with the wx-test key (MD5) and posts. */
-    static Response postSigned(Map<String, String> fields) {
-        return post(WechatV2Fixtures.body(WechatV2Fixtures.signed(fields, TestChannels.WX_KEY, "MD5")));
     }
 
     static void assertAck(Response r, int status, String body) {

@@ -12,9 +12,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The public v2 vectors of PROTOCOLS.md §1.4 and §1.8, without booting Quarkus. */
+@Tag("unit")
 class WechatV2SignatureTest {
 
     static final String KEY = "192006250b4c09247ec02edce69f6a2d";

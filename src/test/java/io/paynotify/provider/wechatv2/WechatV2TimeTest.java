@@ -5,11 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertNull;
 
 import java.time.Instant;
 import java.util.TimeZone;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** CONTRACT.md §1 "times": v2 time_end is Beijing time (UTC+08:00), whatever the JVM's zone. */
+@Tag("unit")
 class WechatV2TimeTest {
 
     @Test

@@ -8,8 +8,10 @@ import io.paynotify.provider.NotifyRejection;
 import io.paynotify.testing.WechatV3Fixtures;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
+@Tag("unit")
 class WechatV3DecryptorTest {
 
     /** PROTOCOLS.md §2.4, from wechatpay-java's AeadAesCipherTest (recomputed there with Python cryptography). */

@@ -29,12 +29,14 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** The header signature and freshness checks on their own, with a fixed clock. */
+@Tag("unit")
 class WechatV3VerifierTest {
 
     static final long NOW = 1_800_000_000L;
