@@ -4,10 +4,12 @@ import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.paynotify.channel.ChannelRegistry;
 import io.paynotify.channel.PaynotifyConfig;
+import io.paynotify.testing.Management;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
@@ -50,6 +52,9 @@ class ManifestConsistencyTest {
     static final Pattern REFERENCE = Pattern.compile("\\$\\{([A-Za-z0-9_]+)}");
 
     static Map<String, Map<String, Object>> byKind = new HashMap<>();
+    /** The Services by name (there are two: the public one and the management one). */
+    static Map<String, Map<String, Object>> services = new HashMap<>();
+
     static Properties appProperties = new Properties();
 
     @BeforeAll
@@ -62,6 +67,10 @@ class ManifestConsistencyTest {
                     Map<String, Object> m = map(doc);
                     String kind = (String) m.get("kind");
                     assertNotNull(kind, f + " has a kind");
+                    if (kind.equals("Service")) {
+                        services.put(name(m), m);
+                        continue;
+                    }
                     assertFalse(byKind.containsKey(kind), "one " + kind + " only");
                     byKind.put(kind, m);
                 }
@@ -108,6 +117,12 @@ class ManifestConsistencyTest {
         Map<String, Object> port = map(list(container().get("ports")).get(0));
         assertEquals(appPort, ((Number) port.get("containerPort")).intValue());
         assertEquals("http", port.get("name"));
+        assertEquals("true", appProperties.getProperty("quarkus.management.enabled"), "/q on its own port");
+        int managementPort = Integer.parseInt(appProperties.getProperty("quarkus.management.port", "9000"));
+        Map<String, Object> management = map(list(container().get("ports")).get(1));
+        assertEquals(managementPort, ((Number) management.get("containerPort")).intValue());
+        assertEquals("management", management.get("name"));
+        assertEquals(2, list(container().get("ports")).size(), "the application port and the management port");
         for (String dockerfile : List.of("Dockerfile", "Dockerfile.jvm")) {
             List<String> lines = Files.readAllLines(Path.of(dockerfile));
             assertTrue(lines.contains("EXPOSE " + appPort), dockerfile + " exposes the port");
@@ -147,8 +162,13 @@ class ManifestConsistencyTest {
         assertEquals(ready, probePath(c, "readinessProbe"));
         assertEquals(live, probePath(c, "startupProbe"));
         for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
-            assertEquals("http", map(map(c.get(probe)).get("httpGet")).get("port"), probe + " uses the named port");
-            given().get(probePath(c, probe)).then().statusCode(200);
+            assertEquals(
+                    "management",
+                    map(map(c.get(probe)).get("httpGet")).get("port"),
+                    probe + " uses the management port");
+            given().get(Management.url(probePath(c, probe))).then().statusCode(200);
+            // and the application port does not serve it
+            given().get(probePath(c, probe)).then().statusCode(404);
         }
         Map<String, Object> annotations =
                 map(map(map(deployment().get("spec")).get("template")).get("metadata")).entrySet().stream()
@@ -158,7 +178,12 @@ class ManifestConsistencyTest {
                         .orElseThrow();
         String metrics = (String) annotations.get("prometheus.io/path");
         assertEquals(root + "/metrics", metrics);
-        given().get(metrics).then().statusCode(200);
+        assertEquals(
+                appProperties.getProperty("quarkus.management.port", "9000"),
+                annotations.get("prometheus.io/port"),
+                "Prometheus scrapes the management port");
+        given().get(Management.url(metrics)).then().statusCode(200);
+        given().get(metrics).then().statusCode(404);
     }
 
     @Test
@@ -288,11 +313,20 @@ class ManifestConsistencyTest {
         Map<String, Object> podLabels =
                 map(map(map(map(deployment().get("spec")).get("template")).get("metadata"))
                         .get("labels"));
-        Map<String, Object> service = byKind.get("Service");
+        assertEquals(Set.of("paynotify", "paynotify-management"), services.keySet());
+        Map<String, Object> service = services.get("paynotify");
         assertEquals(podLabels, map(map(service.get("spec")).get("selector")));
+        assertEquals(1, list(map(service.get("spec")).get("ports")).size(), "the public Service: one port");
         Map<String, Object> servicePort =
                 map(list(map(service.get("spec")).get("ports")).get(0));
         assertEquals("http", servicePort.get("targetPort"));
+        Map<String, Object> managementService = services.get("paynotify-management");
+        assertEquals(podLabels, map(map(managementService.get("spec")).get("selector")));
+        assertEquals(
+                List.of("management"),
+                list(map(managementService.get("spec")).get("ports")).stream()
+                        .map(o -> map(o).get("targetPort"))
+                        .toList());
 
         Map<String, Object> ingress = byKind.get("Ingress");
         var paths = new ArrayList<String>();
@@ -319,6 +353,42 @@ class ManifestConsistencyTest {
         Map<String, Object> pdb = map(byKind.get("PodDisruptionBudget").get("spec"));
         assertEquals(podLabels, map(map(pdb.get("selector")).get("matchLabels")));
         assertTrue(((Number) pdb.get("minAvailable")).intValue() < replicas, "a node can still be drained");
+    }
+
+    @Test
+    void theNetworkPolicyAdmitsEachPortFromItsNamespaceOnly() {
+        Map<String, Object> policy = byKind.get("NetworkPolicy");
+        assertNotNull(policy, "a NetworkPolicy");
+        Map<String, Object> spec = map(policy.get("spec"));
+        Map<String, Object> podLabels =
+                map(map(map(map(deployment().get("spec")).get("template")).get("metadata"))
+                        .get("labels"));
+        assertEquals(podLabels, map(map(spec.get("podSelector")).get("matchLabels")));
+        assertEquals(List.of("Ingress", "Egress"), spec.get("policyTypes"));
+
+        var admitted = new HashMap<String, String>();
+        for (Object o : list(spec.get("ingress"))) {
+            Map<String, Object> rule = map(o);
+            List<Object> from = list(rule.get("from"));
+            assertEquals(1, from.size(), "each port is admitted from one place");
+            Map<String, Object> source = map(from.get(0));
+            assertEquals(Set.of("namespaceSelector"), source.keySet(), "from a namespace, never from anywhere");
+            String namespace = (String)
+                    map(map(source.get("namespaceSelector")).get("matchLabels")).get("kubernetes.io/metadata.name");
+            for (Object p : list(rule.get("ports"))) {
+                assertNotNull(namespace);
+                assertNull(admitted.put(String.valueOf(map(p).get("port")), namespace), "one rule per port");
+            }
+        }
+        assertEquals(Map.of("http", "ingress-nginx", "management", "monitoring"), admitted);
+
+        var egressPorts = new HashSet<Integer>();
+        for (Object o : list(spec.get("egress"))) {
+            for (Object p : list(map(o).get("ports"))) {
+                egressPorts.add(((Number) map(p).get("port")).intValue());
+            }
+        }
+        assertEquals(Set.of(5432, 53, 443), egressPorts, "out: PostgreSQL, DNS and HTTPS only");
     }
 
     @Test

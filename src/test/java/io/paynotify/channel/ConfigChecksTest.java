@@ -1,0 +1,56 @@
+package io.paynotify.channel;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+
+import io.paynotify.testing.KeyParsers;
+import io.quarkus.runtime.configuration.DurationConverter;
+import io.smallrye.config.PropertiesConfigSource;
+import io.smallrye.config.SmallRyeConfigBuilder;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Every duration of the configuration must be positive, or the start fails naming the key (CONTRACT.md §5). */
+@Tag("unit")
+class ConfigChecksTest {
+
+    static ChannelRegistry build(Map<String, String> props) {
+        var config = new SmallRyeConfigBuilder()
+                .withMapping(PaynotifyConfig.class)
+                .withConverter(Duration.class, 200, new DurationConverter())
+                .withSources(new PropertiesConfigSource(props, "test", 500))
+                .build();
+        return new ChannelRegistry(config.getConfigMapping(PaynotifyConfig.class), KeyParsers.all());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0s", "0", "-1h", "PT0S", "-PT1S"})
+    void aRetentionThatIsNotPositiveFailsTheStart(String value) {
+        var e = assertThrows(ConfigProblem.class, () -> build(Map.of("paynotify.idempotency.retention", value)));
+        assertEquals("paynotify.idempotency.retention must be a positive duration", e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"1s", "24h", "P1D"})
+    void aPositiveRetentionStarts(String value) {
+        build(Map.of("paynotify.idempotency.retention", value));
+    }
+
+    @org.junit.jupiter.api.Test
+    void aScheduleMustStrictlyIncrease() {
+        var ok = List.of(Duration.ofSeconds(5), Duration.ofSeconds(30));
+        assertEquals(ok, ConfigChecks.increasing(ok, "k"));
+        assertEquals(
+                "k must strictly increase",
+                assertThrows(ConfigProblem.class, () -> ConfigChecks.increasing(List.of(ok.get(1), ok.get(0)), "k"))
+                        .getMessage());
+        assertEquals(
+                "k must be a positive duration",
+                assertThrows(ConfigProblem.class, () -> ConfigChecks.increasing(List.of(Duration.ZERO), "k"))
+                        .getMessage());
+    }
+}
