@@ -1,5 +1,6 @@
 package io.paynotify.intake;
 
+import static io.paynotify.testing.OrderBuilder.anOrder;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -35,7 +36,7 @@ class HungDatabaseTest {
     @Test
     void wechatNotificationGetsFailureAckWithinDeadlineWhileDatabaseHangs() {
         String no = "HANG" + UUID.randomUUID().toString().substring(0, 8);
-        Db.insertOrder(TestChannels.WX, "WECHATPAY_V2", no, 100);
+        anOrder().channel(TestChannels.WX).outTradeNo(no).insert();
         byte[] body = WechatV2Fixtures.body(
                 WechatV2Fixtures.signed(WechatV2Fixtures.paid(no, "4200" + no, 100), TestChannels.WX_KEY, "MD5"));
 
@@ -65,7 +66,7 @@ class HungDatabaseTest {
     @Test
     void alipayNotificationGetsFailureAckWithinDeadlineWhileDatabaseHangs() {
         String no = "HANGA" + UUID.randomUUID().toString().substring(0, 8);
-        Db.insertOrder(TestChannels.ALI, "ALIPAY", no, 4200);
+        anOrder().channel(TestChannels.ALI).outTradeNo(no).amount(4200).insert();
         byte[] body = AlipayFixtures.body(
                 AlipayFixtures.signed(AlipayFixtures.paid(no, "2026" + no, "42.00"), TestKeys.ALIPAY, "RSA2"));
 

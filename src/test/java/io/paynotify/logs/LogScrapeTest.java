@@ -1,11 +1,11 @@
 package io.paynotify.logs;
 
+import static io.paynotify.testing.OrderBuilder.anOrder;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.paynotify.testing.AlipayFixtures;
-import io.paynotify.testing.Db;
 import io.paynotify.testing.TestChannels;
 import io.paynotify.testing.TestKeys;
 import io.paynotify.testing.WechatV2Fixtures;
@@ -47,7 +47,7 @@ class LogScrapeTest {
 
         // a valid v2 payment whose body carries the marker in an optional field
         String no = "LG" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
-        Db.insertOrder(TestChannels.WX, "WECHATPAY_V2", no, 300);
+        anOrder().channel(TestChannels.WX).outTradeNo(no).amount(300).insert();
         var fields = WechatV2Fixtures.paid(no, "4200000055" + no.substring(2, 12), 300);
         fields.put("attach", marker);
         Map<String, String> paid = WechatV2Fixtures.signed(fields, TestChannels.WX_KEY, "HMAC-SHA256");
