@@ -2,6 +2,7 @@ package io.paynotify.intake;
 
 import static io.paynotify.testing.OrderBuilder.anOrder;
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -13,6 +14,7 @@ import io.paynotify.testing.TestKeys;
 import io.paynotify.testing.WechatV2Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -86,19 +88,9 @@ class HungDatabaseTest {
 
     /** The provider's retries, compressed: until the pool has replaced its dead connections (bounded). */
     private static Response retryUntilAnswered(byte[] body, String path) {
-        Response r = null;
-        for (int i = 0; i < 20; i++) {
-            r = given().body(body).post(path);
-            if (r.statusCode() != 503) {
-                return r;
-            }
-            try {
-                Thread.sleep(500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        return r;
+        return await("an answer other than 503 to the provider's retry")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> given().body(body).post(path), r -> r.statusCode() != 503);
     }
 }
