@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -20,6 +21,7 @@ import org.junit.jupiter.api.Test;
  * changes, this test rewrites it and fails, so the document cannot drift. The generated text refers only to files
  * of this repository, since its readers have nothing else.
  */
+@Tag("unit")
 class StateMachineDiagramTest {
 
     static final Path FILE = Path.of("docs", "state-machine.md");
