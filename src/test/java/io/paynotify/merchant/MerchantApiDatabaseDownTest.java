@@ -53,8 +53,9 @@ class MerchantApiDatabaseDownTest {
             assertTrue(readMillis < 3_000, "read answered after " + readMillis + " ms");
             // keep hanging until the driver's 3 s socket timeout has dropped the hung connections, so the
             // abandoned transaction can never reach a COMMIT after the heal
+            // (socketTimeout 3 s; a query timeout's cancel request gives up after cancelSignalTimeout 2 s)
             await("the application gives up on its hung connections")
-                    .atMost(Duration.ofSeconds(10))
+                    .atMost(Duration.ofSeconds(20))
                     .pollInterval(Duration.ofMillis(50))
                     .until(() -> TcpProxy.heldConnections() == 0);
         } finally {

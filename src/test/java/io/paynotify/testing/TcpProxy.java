@@ -99,10 +99,19 @@ public final class TcpProxy implements AutoCloseable {
         private final Socket client;
         private final BlockingQueue<byte[]> toUpstream = new LinkedBlockingQueue<>();
         private final BlockingQueue<byte[]> toClient = new LinkedBlockingQueue<>();
-        /** Chunks read and not yet written, both directions. */
+        /**
+         * Chunks the client sent that are not yet written to PostgreSQL: what a heal would deliver (a COMMIT, say).
+         * Chunks on their way back are not counted: an idle client may never read an unsolicited message.
+         */
         private final AtomicInteger pending = new AtomicInteger();
 
         private volatile boolean clientGone;
+        /**
+         * PostgreSQL has answered on this connection at least once. A connection opened during a hang never is: its
+         * startup packet can carry no transaction, and the driver's login thread may hold it open until the heal.
+         */
+        private volatile boolean established;
+
         private volatile Socket upstream;
 
         Link(Socket client) {
@@ -119,7 +128,11 @@ public final class TcpProxy implements AutoCloseable {
             try (InputStream in = from.getInputStream()) {
                 int n;
                 while ((n = in.read(buf)) >= 0) {
-                    pending.incrementAndGet();
+                    if (fromClient) {
+                        pending.incrementAndGet();
+                    } else {
+                        established = true;
+                    }
                     queue.add(Arrays.copyOf(buf, n));
                     update(this);
                 }
@@ -147,6 +160,8 @@ public final class TcpProxy implements AutoCloseable {
                         daemon(this::writeClient, "test-db-proxy-to-app");
                     }
                     write(upstream, chunk);
+                    pending.decrementAndGet();
+                    update(this);
                 }
             } catch (IOException e) {
                 // either side closed
@@ -179,12 +194,10 @@ public final class TcpProxy implements AutoCloseable {
             OutputStream out = to.getOutputStream();
             out.write(chunk);
             out.flush();
-            pending.decrementAndGet();
-            update(this);
         }
 
         boolean holding() {
-            return !clientGone && pending.get() > 0;
+            return established && !clientGone && pending.get() > 0;
         }
     }
 
