@@ -9,12 +9,14 @@ import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import io.paynotify.core.notify.Provider;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The dependency rules of STYLE.md: a framework-free core, provider packages that never import each other, and
  * secrets compared in constant time only.
  */
+@Tag("unit")
 class ArchitectureTest {
 
     static JavaClasses classes;

@@ -10,7 +10,10 @@ import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.UUID;
 
-/** Arranges admin test rows directly in the run's database (the admin API only reads). */
+/**
+ * Arranges admin test rows directly in the run's database (the admin API only reads); orders come from
+ * {@link io.paynotify.testing.OrderBuilder}.
+ */
 final class AdminData {
 
     static final String AUTH = "Bearer " + io.paynotify.testing.TestChannels.ADMIN_TOKEN;
@@ -20,10 +23,6 @@ final class AdminData {
     /** A channel name no other test uses, so filtered lists see only this test's rows. */
     static String channel(String prefix) {
         return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
-    }
-
-    static long order(String channel, String outTradeNo) {
-        return Db.insertOrder(channel, "WECHATPAY_V2", outTradeNo, 100);
     }
 
     /** A notification row as the intake would write it; returns its id. */

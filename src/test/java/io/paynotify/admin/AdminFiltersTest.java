@@ -1,5 +1,6 @@
 package io.paynotify.admin;
 
+import static io.paynotify.testing.OrderBuilder.anOrder;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.everyItem;
@@ -9,12 +10,12 @@ import static org.hamcrest.Matchers.nullValue;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
-import io.paynotify.testing.Db;
 import io.paynotify.testing.TestChannels;
 import io.paynotify.testing.WechatV2Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.path.json.JsonPath;
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
@@ -37,14 +38,14 @@ class AdminFiltersTest {
     void ordersFilterByChannelStateAndAttention() {
         String ch = AdminData.channel("fo");
         String other = AdminData.channel("fx");
-        AdminData.order(ch, "PEND");
-        AdminData.order(ch, "CLOSED1");
-        AdminData.order(ch, "FLAGGED");
-        AdminData.order(other, "ELSEWHERE");
-        Db.update("UPDATE orders SET state = 'CLOSED' WHERE channel = ? AND out_trade_no = 'CLOSED1'", ch);
-        Db.update(
-                "UPDATE orders SET attention = '{PAID_AFTER_CLOSE}' WHERE channel = ? AND out_trade_no = 'FLAGGED'",
-                ch);
+        anOrder().channel(ch).outTradeNo("PEND").insert();
+        anOrder().channel(ch).outTradeNo("CLOSED1").closed().insert();
+        anOrder()
+                .channel(ch)
+                .outTradeNo("FLAGGED")
+                .attention("PAID_AFTER_CLOSE")
+                .insert();
+        anOrder().channel(other).outTradeNo("ELSEWHERE").insert();
 
         assertEquals(
                 List.of("FLAGGED", "CLOSED1", "PEND"),
@@ -116,11 +117,13 @@ class AdminFiltersTest {
     @Test
     void orderJsonHasTheContractShapeWithMillisecondUtcTimes() {
         String ch = AdminData.channel("fj");
-        AdminData.order(ch, "J|1*");
-        Db.update(
-                "UPDATE orders SET created_at = '2026-01-02T03:04:05Z', updated_at = '2026-01-02T03:04:05.5Z',"
-                        + " description = 'Tea' WHERE channel = ?",
-                ch);
+        anOrder()
+                .channel(ch)
+                .outTradeNo("J|1*")
+                .description("Tea")
+                .createdAt(Instant.parse("2026-01-02T03:04:05Z"))
+                .updatedAt(Instant.parse("2026-01-02T03:04:05.5Z"))
+                .insert();
         given().header("Authorization", AdminData.AUTH)
                 .get("/admin/orders/{channel}/{no}", ch, "J|1*")
                 .then()
@@ -221,7 +224,7 @@ class AdminFiltersTest {
                 .contentType("application/problem+json");
         // an order without notifications: an empty history, not a 404
         String ch = AdminData.channel("fe");
-        AdminData.order(ch, "E1");
+        anOrder().channel(ch).outTradeNo("E1").insert();
         given().header("Authorization", AdminData.AUTH)
                 .get("/admin/orders/" + ch + "/E1/notifications")
                 .then()

@@ -1,5 +1,6 @@
 package io.paynotify.admin;
 
+import static io.paynotify.testing.OrderBuilder.anOrder;
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasSize;
@@ -60,14 +61,14 @@ class AdminPaginationTest {
         var inserted = new ArrayList<String>();
         for (int i = 0; i < 130; i++) {
             String no = "P" + i;
-            AdminData.order(ch, no);
+            anOrder().channel(ch).outTradeNo(no).insert();
             inserted.add(no);
         }
         var arrived = new ArrayList<String>();
         Walk w = walk("/admin/orders?channel=" + ch + "&limit=25", null, page -> {
             for (int j = 0; j < 3; j++) {
                 String no = "NEW" + page + "_" + j;
-                AdminData.order(ch, no);
+                anOrder().channel(ch).outTradeNo(no).insert();
                 arrived.add(no);
             }
         });
@@ -104,7 +105,7 @@ class AdminPaginationTest {
     @Test
     void oneOrdersHistoryOldestFirstIncludesRowsArrivingDuringTheWalk() {
         String ch = AdminData.channel("ph");
-        AdminData.order(ch, "H1");
+        anOrder().channel(ch).outTradeNo("H1").insert();
         var ids = new ArrayList<Long>();
         for (int i = 0; i < 12; i++) {
             ids.add(AdminData.notification(ch, "H1", "DUPLICATE", null));
@@ -124,7 +125,7 @@ class AdminPaginationTest {
     void limitDefaultsTo50AndIsBounded() {
         String ch = AdminData.channel("pl");
         for (int i = 0; i < 51; i++) {
-            AdminData.order(ch, "L" + i);
+            anOrder().channel(ch).outTradeNo("L" + i).insert();
         }
         given().header("Authorization", AdminData.AUTH)
                 .get("/admin/orders?channel=" + ch)
@@ -155,8 +156,8 @@ class AdminPaginationTest {
     @Test
     void malformedOrForeignCursorsAre400() {
         String ch = AdminData.channel("pc");
-        AdminData.order(ch, "C1");
-        AdminData.order(ch, "C2");
+        anOrder().channel(ch).outTradeNo("C1").insert();
+        anOrder().channel(ch).outTradeNo("C2").insert();
         String next = given().header("Authorization", AdminData.AUTH)
                 .get("/admin/orders?channel=" + ch + "&limit=1")
                 .then()

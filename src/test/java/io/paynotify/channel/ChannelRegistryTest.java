@@ -20,12 +20,14 @@ import java.time.Duration;
 import java.util.Base64;
 import java.util.HashMap;
 import java.util.Map;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * The start-time validation of CONTRACT.md §5: every problem names the channel or client and the key, and never
  * the value (which may be a secret).
  */
+@Tag("unit")
 class ChannelRegistryTest {
 
     static final String V2_KEY = "192006250b4c09247ec02edce69f6a2d";

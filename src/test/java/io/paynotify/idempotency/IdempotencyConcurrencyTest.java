@@ -1,6 +1,7 @@
 package io.paynotify.idempotency;
 
 import static io.paynotify.testing.MerchantClient.order;
+import static io.paynotify.testing.OrderBuilder.anOrder;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -80,7 +81,7 @@ class IdempotencyConcurrencyTest {
     @Test
     void twentyClosesWithOneKeyRunTheCloseOnce() throws Exception {
         String no = no();
-        Db.insertOrder("wx-test", "WECHATPAY_V2", no, 5);
+        anOrder().channel("wx-test").outTradeNo(no).amount(5).insert();
         String key = "close-key-" + UUID.randomUUID();
         List<Answer> answers = fireAtOnce(20, () -> a.close("wx-test", no, key));
         long fresh = answers.stream()
@@ -132,7 +133,7 @@ class IdempotencyConcurrencyTest {
     @Test
     void aServerErrorReleasesTheKey() throws Exception {
         String no = no();
-        Db.insertOrder("wx-test", "WECHATPAY_V2", no, 9);
+        anOrder().channel("wx-test").outTradeNo(no).amount(9).insert();
         String key = "fail-" + UUID.randomUUID();
         try (Connection c = Db.connect()) {
             c.setAutoCommit(false);

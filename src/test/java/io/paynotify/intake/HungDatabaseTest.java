@@ -1,6 +1,8 @@
 package io.paynotify.intake;
 
+import static io.paynotify.testing.OrderBuilder.anOrder;
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -12,6 +14,7 @@ import io.paynotify.testing.TestKeys;
 import io.paynotify.testing.WechatV2Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
 import io.restassured.response.Response;
+import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -35,7 +38,7 @@ class HungDatabaseTest {
     @Test
     void wechatNotificationGetsFailureAckWithinDeadlineWhileDatabaseHangs() {
         String no = "HANG" + UUID.randomUUID().toString().substring(0, 8);
-        Db.insertOrder(TestChannels.WX, "WECHATPAY_V2", no, 100);
+        anOrder().channel(TestChannels.WX).outTradeNo(no).insert();
         byte[] body = WechatV2Fixtures.body(
                 WechatV2Fixtures.signed(WechatV2Fixtures.paid(no, "4200" + no, 100), TestChannels.WX_KEY, "MD5"));
 
@@ -65,7 +68,7 @@ class HungDatabaseTest {
     @Test
     void alipayNotificationGetsFailureAckWithinDeadlineWhileDatabaseHangs() {
         String no = "HANGA" + UUID.randomUUID().toString().substring(0, 8);
-        Db.insertOrder(TestChannels.ALI, "ALIPAY", no, 4200);
+        anOrder().channel(TestChannels.ALI).outTradeNo(no).amount(4200).insert();
         byte[] body = AlipayFixtures.body(
                 AlipayFixtures.signed(AlipayFixtures.paid(no, "2026" + no, "42.00"), TestKeys.ALIPAY, "RSA2"));
 
@@ -85,19 +88,9 @@ class HungDatabaseTest {
 
     /** The provider's retries, compressed: until the pool has replaced its dead connections (bounded). */
     private static Response retryUntilAnswered(byte[] body, String path) {
-        Response r = null;
-        for (int i = 0; i < 20; i++) {
-            r = given().body(body).post(path);
-            if (r.statusCode() != 503) {
-                return r;
-            }
-            try {
-                Thread.sleep(500);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                break;
-            }
-        }
-        return r;
+        return await("an answer other than 503 to the provider's retry")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> given().body(body).post(path), r -> r.statusCode() != 503);
     }
 }

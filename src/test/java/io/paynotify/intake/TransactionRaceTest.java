@@ -1,5 +1,6 @@
 package io.paynotify.intake;
 
+import static io.paynotify.testing.OrderBuilder.anOrder;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.paynotify.testing.Db;
@@ -44,7 +45,11 @@ class TransactionRaceTest {
                 for (int i = 0; i < 4; i++) {
                     String no = "RACE"
                             + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
-                    Db.insertOrder(TestChannels.WX, "WECHATPAY_V2", no, 500);
+                    anOrder()
+                            .channel(TestChannels.WX)
+                            .outTradeNo(no)
+                            .amount(500)
+                            .insert();
                     orders.add(no);
                     bodies.add(WechatV2Fixtures.body(WechatV2Fixtures.signed(
                             WechatV2Fixtures.paid(no, txn, 500), TestChannels.WX_KEY, "HMAC-SHA256")));

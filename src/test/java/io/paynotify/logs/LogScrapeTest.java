@@ -1,11 +1,12 @@
 package io.paynotify.logs;
 
+import static io.paynotify.testing.OrderBuilder.anOrder;
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.paynotify.testing.AlipayFixtures;
-import io.paynotify.testing.Db;
 import io.paynotify.testing.TestChannels;
 import io.paynotify.testing.TestKeys;
 import io.paynotify.testing.WechatV2Fixtures;
@@ -13,6 +14,7 @@ import io.quarkus.test.junit.QuarkusTest;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -47,7 +49,7 @@ class LogScrapeTest {
 
         // a valid v2 payment whose body carries the marker in an optional field
         String no = "LG" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
-        Db.insertOrder(TestChannels.WX, "WECHATPAY_V2", no, 300);
+        anOrder().channel(TestChannels.WX).outTradeNo(no).amount(300).insert();
         var fields = WechatV2Fixtures.paid(no, "4200000055" + no.substring(2, 12), 300);
         fields.put("attach", marker);
         Map<String, String> paid = WechatV2Fixtures.signed(fields, TestChannels.WX_KEY, "HMAC-SHA256");
@@ -107,7 +109,14 @@ class LogScrapeTest {
                 .then()
                 .statusCode(400);
 
-        String log = readLog();
+        // the records of this run's requests may still be on their way to the file: wait until both notifications'
+        // lines are there
+        String log = await("the notifications' log lines")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(100))
+                .until(
+                        LogScrapeTest::readLog,
+                        l -> l.contains("outTradeNo=" + no) && l.contains("outTradeNo=" + aliNo));
         assertTrue(log.contains("outTradeNo=" + no), "the run's log was captured and names the notification");
         assertTrue(
                 log.lines()
@@ -127,12 +136,9 @@ class LogScrapeTest {
         assertFalse(log.contains("trade_status=TRADE_SUCCESS"), "no form body in the log");
     }
 
+    /** The run's log file as it is now; empty while it does not exist yet. */
     static String readLog() throws Exception {
         Path file = Path.of(ConfigProvider.getConfig().getValue("quarkus.log.file.path", String.class));
-        // the file handler flushes each record; give a record still being written a moment
-        for (int i = 0; i < 20 && !Files.exists(file); i++) {
-            Thread.sleep(100);
-        }
-        return Files.readString(file, StandardCharsets.UTF_8);
+        return Files.exists(file) ? Files.readString(file, StandardCharsets.UTF_8) : "";
     }
 }

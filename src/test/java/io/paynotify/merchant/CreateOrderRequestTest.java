@@ -10,9 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The strict create body: each broken rule is a 400 that names its field. */
+@Tag("unit")
 class CreateOrderRequestTest {
 
     static final Map<String, Channel> CHANNELS = Map.of(

@@ -1,6 +1,7 @@
 package io.paynotify.merchant;
 
 import static io.paynotify.testing.MerchantClient.order;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,6 +10,7 @@ import io.paynotify.testing.MerchantClient;
 import io.paynotify.testing.MerchantClient.Answer;
 import io.paynotify.testing.TcpProxy;
 import io.quarkus.test.junit.QuarkusTest;
+import java.time.Duration;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -45,27 +47,29 @@ class MerchantApiDatabaseDownTest {
             assertEquals("false", create.header("Idempotent-Replayed").orElse(null));
             assertTrue(createMillis < 3_000, "create answered after " + createMillis + " ms");
             System.out.printf(
-                    "database hangs: create 503 after %d ms, read 503 after %d ms%n", createMillis, readMillis);
+                    "database hangs: create 503 after %d ms, read 503 after %d ms, %d connections still hung%n",
+                    createMillis, readMillis, TcpProxy.heldConnections());
             assertEquals(503, read.status(), read::toString);
             assertTrue(readMillis < 3_000, "read answered after " + readMillis + " ms");
             // keep hanging until the driver's 3 s socket timeout has dropped the hung connections, so the
             // abandoned transaction can never reach a COMMIT after the heal
-            Thread.sleep(Math.max(0, 4_000 - (System.nanoTime() - started) / 1_000_000));
+            // (socketTimeout 3 s; a query timeout's cancel request gives up after cancelSignalTimeout 2 s)
+            await("the application gives up on its hung connections")
+                    .atMost(Duration.ofSeconds(20))
+                    .pollInterval(Duration.ofMillis(50))
+                    .until(() -> TcpProxy.heldConnections() == 0);
         } finally {
             TcpProxy.heal();
         }
         assertEquals(0, Db.count("SELECT count(*) FROM orders WHERE out_trade_no = ?", no));
         assertEquals(0, Db.count("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = ?", key));
 
-        // the 503 released the key: the same request now runs, once
-        Answer retry = null;
-        for (int i = 0; i < 10; i++) {
-            retry = a.create(key, body);
-            if (retry.status() != 503) {
-                break;
-            }
-            Thread.sleep(500);
-        }
+        // the 503 released the key: the same request now runs, once (retried while the pool replaces the
+        // connections it lost)
+        Answer retry = await("the merchant API answers again")
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(200))
+                .until(() -> a.create(key, body), answer -> answer.status() != 503);
         assertEquals(201, retry.status(), retry::toString);
         assertEquals("false", retry.header("Idempotent-Replayed").orElse(null));
         assertEquals(1, Db.count("SELECT count(*) FROM orders WHERE out_trade_no = ?", no));

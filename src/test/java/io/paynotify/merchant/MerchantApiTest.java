@@ -1,6 +1,7 @@
 package io.paynotify.merchant;
 
 import static io.paynotify.testing.MerchantClient.order;
+import static io.paynotify.testing.OrderBuilder.anOrder;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -319,11 +320,12 @@ class MerchantApiTest {
         assertArrayEquals(closed.body(), replay.body());
 
         String paid = no();
-        Db.insertOrder("wx-test", "WECHATPAY_V2", paid, 1);
-        Db.update(
-                "UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = now() WHERE out_trade_no = ?",
-                "42" + paid,
-                paid);
+        anOrder()
+                .channel("wx-test")
+                .outTradeNo(paid)
+                .amount(1)
+                .paid("42" + paid)
+                .insert();
         String paidKey = key();
         Answer conflict = a.close("wx-test", paid, paidKey);
         assertProblem(conflict, 409, null);

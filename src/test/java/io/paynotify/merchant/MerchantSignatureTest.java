@@ -15,9 +15,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** The signature rules of CONTRACT.md §3 with a fixed clock: no Quarkus, no HTTP. */
+@Tag("unit")
 class MerchantSignatureTest {
 
     static final long NOW = 1_767_323_045L; // 2026-01-02T03:04:05Z

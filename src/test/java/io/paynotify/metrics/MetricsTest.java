@@ -1,11 +1,11 @@
 package io.paynotify.metrics;
 
+import static io.paynotify.testing.OrderBuilder.anOrder;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.paynotify.testing.Db;
 import io.paynotify.testing.TestChannels;
 import io.paynotify.testing.WechatV2Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
@@ -47,7 +47,7 @@ class MetricsTest {
     void notificationOutcomesRejectionsAndLatencyAreCountedAfterTraffic() {
         String before = scrape();
         String no = "MX" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
-        Db.insertOrder(TestChannels.WX, "WECHATPAY_V2", no, 100);
+        anOrder().channel(TestChannels.WX).outTradeNo(no).insert();
         Map<String, String> paid = WechatV2Fixtures.signed(
                 WechatV2Fixtures.paid(no, "4200000077" + no.substring(2, 12), 100), TestChannels.WX_KEY, "MD5");
         given().body(WechatV2Fixtures.body(paid))

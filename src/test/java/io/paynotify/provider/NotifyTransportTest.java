@@ -1,5 +1,6 @@
 package io.paynotify.provider;
 
+import static io.paynotify.testing.OrderBuilder.anOrder;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.paynotify.testing.Db;
@@ -26,7 +27,7 @@ class NotifyTransportTest {
     @Test
     void expectContinueIsAnsweredSoTheBodyIsSent() throws Exception {
         String no = "CONT" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-        Db.insertOrder(TestChannels.WX, "WECHATPAY_V2", no, 300);
+        anOrder().channel(TestChannels.WX).outTradeNo(no).amount(300).insert();
         Map<String, String> f = WechatV2Fixtures.paid(no, "4200" + no, 300);
         f.put("attach", "x".repeat(4000)); // large enough that clients ask before sending
         byte[] body = WechatV2Fixtures.body(WechatV2Fixtures.signed(f, TestChannels.WX_KEY, "MD5"));
@@ -51,7 +52,7 @@ class NotifyTransportTest {
     @Test
     void contentTypeIsNeitherRequiredNorTrusted() throws Exception {
         String no = "CTYPE" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-        Db.insertOrder(TestChannels.WX, "WECHATPAY_V2", no, 300);
+        anOrder().channel(TestChannels.WX).outTradeNo(no).amount(300).insert();
         byte[] body = WechatV2Fixtures.body(
                 WechatV2Fixtures.signed(WechatV2Fixtures.paid(no, "4200" + no, 300), TestChannels.WX_KEY, "MD5"));
 

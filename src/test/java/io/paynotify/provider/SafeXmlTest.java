@@ -17,12 +17,14 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** SafeXml on its own: the flat WeChat shape is read; DTDs, entities, XInclude and malformations are refused. */
+@Tag("unit")
 public class SafeXmlTest {
 
     /** A local TCP listener that counts connections: an XML parser that fetches anything shows up here. */

@@ -29,23 +29,18 @@ public final class Db {
         return c;
     }
 
-    /** Inserts a PENDING order directly (tests of the intake do not depend on the merchant API). */
+    /**
+     * Inserts a PENDING order directly (tests of the intake do not depend on the merchant API) and returns its id.
+     * The same as {@code OrderBuilder.anOrder()...insert()}, which new tests use.
+     */
     public static long insertOrder(String channel, String provider, String outTradeNo, long amount) {
-        try (Connection c = connect();
-                PreparedStatement ps = c.prepareStatement("INSERT INTO orders (channel, out_trade_no, provider,"
-                        + " amount_minor, currency, state, created_at, updated_at)"
-                        + " VALUES (?, ?, ?, ?, 'CNY', 'PENDING', now(), now()) RETURNING id")) {
-            ps.setString(1, channel);
-            ps.setString(2, outTradeNo);
-            ps.setString(3, provider);
-            ps.setLong(4, amount);
-            try (ResultSet rs = ps.executeQuery()) {
-                rs.next();
-                return rs.getLong(1);
-            }
-        } catch (SQLException e) {
-            throw new IllegalStateException(e);
-        }
+        return OrderBuilder.anOrder()
+                .channel(channel)
+                .provider(provider)
+                .outTradeNo(outTradeNo)
+                .amount(amount)
+                .insert()
+                .id();
     }
 
     /** Runs one update statement. */

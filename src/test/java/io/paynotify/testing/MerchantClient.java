@@ -117,14 +117,14 @@ public final class MerchantClient {
             return this;
         }
 
-        /** Unix seconds relative to now. */
+        /**
+         * A timestamp at least {@code seconds} away from the server's clock when the server reads it. The server
+         * compares whole seconds and reads its clock after ours, possibly in the next second: a past timestamp only
+         * gets further away, a future one one second closer, so a future one gets that second added.
+         */
         public Request skew(long seconds) {
-            if (seconds > 0) {
-                // a future timestamp 301 s ahead is refused only while the server's clock is in the same second as
-                // ours: start at the beginning of a second so the request cannot cross into the next one
-                startOfSecond();
-            }
-            return timestamp(Long.toString(Instant.now().getEpochSecond() + seconds));
+            long now = Instant.now().getEpochSecond();
+            return timestamp(Long.toString(now + seconds + (seconds > 0 ? 1 : 0)));
         }
 
         public Request clientId(String id) {
@@ -327,10 +327,14 @@ public final class MerchantClient {
         }
     }
 
-    /** Waits until a new second has just begun (at most one second). */
+    /**
+     * Waits until a new second has just begun (at most one second). Not used here any more ({@link Request#skew}
+     * computes its timestamp instead); kept for provider/wechatv3/WechatV3NotifyTest, owned by another branch.
+     */
     public static void startOfSecond() {
         long ms = System.currentTimeMillis() % 1000;
         try {
+            // aligns with a clock boundary, nothing to synchronise with: no condition could replace this sleep
             Thread.sleep(1000 - ms + 5);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

@@ -3,12 +3,14 @@ package io.paynotify.core.money;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /** CONTRACT.md §1 "amount compared": WeChat's ^[0-9]{1,10}$ fen, ASCII only. */
+@Tag("unit")
 class MinorUnitsTest {
 
     @ParameterizedTest

@@ -12,12 +12,14 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /** Every cell of CONTRACT.md §1's outcome matrix, and its precedence rules, on the pure state machine. */
+@Tag("unit")
 class OrderStateMachineTest {
 
     static final String TXN = "T-1";
