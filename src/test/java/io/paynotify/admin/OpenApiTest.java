@@ -16,7 +16,7 @@ class OpenApiTest {
     @Test
     void describesTheAdminApiWithItsBearerSchemeAndTheMerchantScheme() {
         JsonPath doc = given().queryParam("format", "json")
-                .get("/q/openapi")
+                .get(io.paynotify.testing.Management.url("/q/openapi"))
                 .then()
                 .statusCode(200)
                 .extract()

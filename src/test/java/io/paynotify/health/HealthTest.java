@@ -21,40 +21,54 @@ class HealthTest {
 
     @Test
     void readyWhenPostgresAnswersAndMigrationsAreApplied() throws Exception {
-        given().get("/q/health/ready")
+        given().get(io.paynotify.testing.Management.url("/q/health/ready"))
                 .then()
                 .statusCode(200)
                 .body("status", equalTo("UP"))
                 .body("checks.name", hasItem("database"))
                 .body("checks.find { it.name == 'database' }.data.schema", equalTo(newestMigration()));
-        given().get("/q/health/live").then().statusCode(200).body("status", equalTo("UP"));
+        given().get(io.paynotify.testing.Management.url("/q/health/live"))
+                .then()
+                .statusCode(200)
+                .body("status", equalTo("UP"));
     }
 
     /** The newest V<n>__*.sql of this build, read from the sources rather than written into the test. */
+    /** The newest migration the tests apply: the application's, plus the tests' own (db/test-migration). */
     static String newestMigration() throws Exception {
-        try (var files = Files.list(Path.of("src/main/resources/db/migration"))) {
-            return String.valueOf(files.map(f -> f.getFileName().toString())
-                    .filter(n -> n.matches("V[0-9]+__.*\\.sql"))
-                    .mapToInt(n -> Integer.parseInt(n.substring(1, n.indexOf("__"))))
-                    .max()
-                    .orElseThrow());
+        int newest = 0;
+        for (String dir : new String[] {"src/main/resources/db/migration", "src/test/resources/db/test-migration"}) {
+            try (var files = Files.list(Path.of(dir))) {
+                newest = Math.max(
+                        newest,
+                        files.map(f -> f.getFileName().toString())
+                                .filter(n -> n.matches("V[0-9]+__.*\\.sql"))
+                                .mapToInt(n -> Integer.parseInt(n.substring(1, n.indexOf("__"))))
+                                .max()
+                                .orElse(0));
+            }
         }
+        return String.valueOf(newest);
     }
 
     @Test
     void readinessGoesDownQuicklyWhenPostgresHangsAndComesBack() throws Exception {
-        given().get("/q/health/ready").then().statusCode(200);
+        given().get(io.paynotify.testing.Management.url("/q/health/ready"))
+                .then()
+                .statusCode(200);
         try {
             TcpProxy.hang();
             long start = System.nanoTime();
-            Response r = given().get("/q/health/ready");
+            Response r = given().get(io.paynotify.testing.Management.url("/q/health/ready"));
             long ms = (System.nanoTime() - start) / 1_000_000;
             assertEquals(503, r.statusCode());
             assertEquals("DOWN", r.jsonPath().getString("status"));
             // the check's own budget is 2 s; a generous bound well under a probe's timeout
             assertTrue(ms < 5_000, "readiness answered after " + ms + " ms");
             // liveness does not depend on the database: a hanging database must not get the pod restarted
-            given().get("/q/health/live").then().statusCode(200);
+            given().get(io.paynotify.testing.Management.url("/q/health/live"))
+                    .then()
+                    .statusCode(200);
             // the admin API answers 503 with Retry-After within the bounded timeouts, never hangs
             start = System.nanoTime();
             given().header("Authorization", "Bearer " + TestChannels.ADMIN_TOKEN)
@@ -72,6 +86,8 @@ class HealthTest {
         await("ready again once PostgreSQL answers")
                 .atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(200))
-                .until(() -> given().get("/q/health/ready").statusCode() == 200);
+                .until(() -> given().get(io.paynotify.testing.Management.url("/q/health/ready"))
+                                .statusCode()
+                        == 200);
     }
 }

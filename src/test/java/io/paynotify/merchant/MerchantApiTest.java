@@ -509,7 +509,8 @@ class MerchantApiTest {
                 401,
                 a.request("GET", "/api/probe-" + no).omit("X-Signature").send().status());
         assertEquals(404, a.request("GET", "/api/v1/probe-" + no).send().status());
-        String metrics = io.restassured.RestAssured.get("/q/metrics").asString();
+        String metrics = io.restassured.RestAssured.get(io.paynotify.testing.Management.url("/q/metrics"))
+                .asString();
         assertTrue(metrics.contains("uri=\"/api/v1/orders/{channel}/{outTradeNo}/close\""), "templated uri label");
         assertFalse(metrics.contains(no), "an order number or probed path in the metrics");
     }

@@ -24,7 +24,11 @@ class MetricsTest {
     NotifyMetrics metrics;
 
     static String scrape() {
-        return given().get("/q/metrics").then().statusCode(200).extract().asString();
+        return given().get(io.paynotify.testing.Management.url("/q/metrics"))
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
     }
 
     /** The value of the one series with exactly these labels (in any order), or 0 when absent. */
