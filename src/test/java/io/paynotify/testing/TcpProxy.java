@@ -107,10 +107,13 @@ public final class TcpProxy implements AutoCloseable {
 
         private volatile boolean clientGone;
         /**
-         * PostgreSQL has answered on this connection at least once. A connection opened during a hang never is: its
-         * startup packet can carry no transaction, and the driver's login thread may hold it open until the heal.
+         * PostgreSQL has answered this connection's startup. A connection opened during a hang never is: its startup
+         * packet can carry no transaction, and the driver's login thread may hold it open until the heal. (The one
+         * byte that answers the driver's SSLRequest, {@code N}, comes before the startup and does not count.)
          */
         private volatile boolean established;
+
+        private long bytesFromServer;
 
         private volatile Socket upstream;
 
@@ -131,7 +134,8 @@ public final class TcpProxy implements AutoCloseable {
                     if (fromClient) {
                         pending.incrementAndGet();
                     } else {
-                        established = true;
+                        bytesFromServer += n;
+                        established = bytesFromServer > 1;
                     }
                     queue.add(Arrays.copyOf(buf, n));
                     update(this);
