@@ -8,7 +8,7 @@
 # docs/operations.md. Build and run where Docker or Podman exists:
 #
 #   docker build -f Dockerfile -t paynotify:0.1.0 .
-#   docker run -i --rm -p 8080:8080 \
+#   docker run -i --rm -p 8080:8080 -p 9000:9000 \
 #       -e QUARKUS_DATASOURCE_JDBC_URL=jdbc:postgresql://host.docker.internal:5432/paynotify \
 #       -e QUARKUS_DATASOURCE_USERNAME=paynotify -e QUARKUS_DATASOURCE_PASSWORD=... \
 #       -e QUARKUS_CONFIG_LOCATIONS=/config/application.properties -v "$PWD/config:/config:ro" \
@@ -40,6 +40,8 @@ RUN chown 1001 /work \
     && chown 1001:root /work
 COPY --from=native --chown=1001:root --chmod=0755 /project/application /work/application
 EXPOSE 8080
+# the management interface: health, metrics, OpenAPI (never published to the internet)
+EXPOSE 9000
 USER 1001
 # -Xmx: the JVM build served 10,000 notifications with a 128 MiB heap (docs/operations.md); the pod limit is 512 MiB
 ENTRYPOINT ["./application", "-Dquarkus.http.host=0.0.0.0", "-Xmx128m"]

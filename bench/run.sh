@@ -11,6 +11,7 @@
 # Environment (all optional):
 #   PGBENCH=path        pgbench binary (default: /usr/lib/postgresql/15/bin/pgbench, else the one on PATH)
 #   PORT=18089          the service's HTTP port
+#   MGMT_PORT=19089     its management port (health, metrics)
 #   DUP=0.5             share of duplicate deliveries
 #   STEP_SECONDS=15     length of the confirm and 25/50/75 % steps (probes are 5 s)
 #   PGBENCH_SECONDS=15  length of the pgbench run
@@ -24,6 +25,7 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BENCH="$ROOT/bench"
 PORT=${PORT:-18089}
+MGMT_PORT=${MGMT_PORT:-19089}
 DUP=${DUP:-0.5}
 STEP_SECONDS=${STEP_SECONDS:-15}
 PGBENCH_SECONDS=${PGBENCH_SECONDS:-15}
@@ -76,15 +78,15 @@ fi
 QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:5432/$DB" \
   java $SERVICE_JAVA_OPTS $JFR \
     -Dquarkus.config.locations="$RUN/service.properties" \
-    -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$PORT" -Dquarkus.datasource.jdbc.max-size="$POOL" \
+    -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$PORT" -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$MGMT_PORT" -Dquarkus.datasource.jdbc.max-size="$POOL" \
     -jar "$ROOT/target/quarkus-app/quarkus-run.jar" >"$RUN/service.log" 2>&1 &
 SERVICE_PID=$!
 for _ in $(seq 1 120); do
-  if curl -fs "http://127.0.0.1:$PORT/q/health/ready" >/dev/null 2>&1; then break; fi
+  if curl -fs "http://127.0.0.1:$MGMT_PORT/q/health/ready" >/dev/null 2>&1; then break; fi
   kill -0 "$SERVICE_PID" 2>/dev/null || { echo "run.sh: the service did not start:" >&2; tail -20 "$RUN/service.log" >&2; exit 1; }
   sleep 0.5
 done
-curl -fs "http://127.0.0.1:$PORT/q/health/ready" >/dev/null || { echo "run.sh: the service is not ready" >&2; exit 1; }
+curl -fs "http://127.0.0.1:$MGMT_PORT/q/health/ready" >/dev/null || { echo "run.sh: the service is not ready" >&2; exit 1; }
 
 echo "== ceiling: pgbench, the intake's SQL, at the service's concurrency"
 NORDERS=300000

@@ -7,6 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 PORT=${PORT:-18081}
+MGMT_PORT=${MGMT_PORT:-19000}
 PGHOST=${PGHOST:-127.0.0.1}
 DB="paynotify_shutdown_$$"
 LOG=$(mktemp)
@@ -19,11 +20,12 @@ cleanup() {
 trap cleanup EXIT
 [ -f target/quarkus-app/quarkus-run.jar ] || mvn -B -o -q package -DskipTests
 psql -q -h "$PGHOST" -U postgres -d postgres -c "CREATE DATABASE $DB" >/dev/null
-QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PGHOST:5432/$DB" QUARKUS_HTTP_PORT="$PORT" \
+QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PGHOST:5432/$DB" QUARKUS_HTTP_PORT="$PORT" QUARKUS_MANAGEMENT_PORT="$MGMT_PORT" \
     java -jar target/quarkus-app/quarkus-run.jar > "$LOG" 2>&1 &
 APP_PID=$!
 for _ in $(seq 1 120); do grep -q 'started in' "$LOG" && break; sleep 0.5; done
-code() { curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT$1" || true; }
+# health is on the management port; the application port never serves /q
+code() { curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$MGMT_PORT$1" || true; }
 echo "before SIGTERM: ready=$(code /q/health/ready) live=$(code /q/health/live)"
 kill -TERM "$APP_PID"
 START=$(date +%s%N)

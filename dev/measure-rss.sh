@@ -15,6 +15,7 @@ cd "$(dirname "$0")/.."
 N=${N:-10000}
 THREADS=${THREADS:-8}
 PORT=${PORT:-18080}
+MGMT_PORT=${MGMT_PORT:-19000}
 PGHOST=${PGHOST:-127.0.0.1}
 DB="paynotify_measure_$$"
 TMP=$(mktemp -d)
@@ -44,7 +45,7 @@ export QUARKUS_CONFIG_LOCATIONS="$TMP/application.properties"
 export QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://$PGHOST:5432/$DB"
 export QUARKUS_DATASOURCE_USERNAME=postgres
 export QUARKUS_DATASOURCE_PASSWORD=""
-export QUARKUS_HTTP_PORT="$PORT"
+export QUARKUS_HTTP_PORT="$PORT" QUARKUS_MANAGEMENT_PORT="$MGMT_PORT"
 export QUARKUS_SHUTDOWN_DELAY=0S
 # throwaway secrets, never printed
 PAYNOTIFY_ADMIN_TOKENS=$(openssl rand -hex 16); export PAYNOTIFY_ADMIN_TOKENS
@@ -62,7 +63,7 @@ for _ in $(seq 1 120); do
 done
 STARTED=$(grep -o 'started in [0-9.]*s' "$TMP/app.log" | head -1)
 [ -n "$STARTED" ] || { echo "no start line" >&2; exit 1; }
-curl -sf "http://127.0.0.1:$PORT/q/health/ready" >/dev/null || { echo "not ready" >&2; exit 1; }
+curl -sf "http://127.0.0.1:$MGMT_PORT/q/health/ready" >/dev/null || { echo "not ready" >&2; exit 1; }
 RSS_START=$(rss_kib "$APP_PID")
 
 psql -q -h "$PGHOST" -U postgres -d "$DB" -c "INSERT INTO paynotify.orders (channel, out_trade_no, provider,

@@ -126,6 +126,7 @@ class ManifestConsistencyTest {
         for (String dockerfile : List.of("Dockerfile", "Dockerfile.jvm")) {
             List<String> lines = Files.readAllLines(Path.of(dockerfile));
             assertTrue(lines.contains("EXPOSE " + appPort), dockerfile + " exposes the port");
+            assertTrue(lines.contains("EXPOSE " + managementPort), dockerfile + " exposes the management port");
             String user = lines.stream()
                     .filter(l -> l.startsWith("USER "))
                     .reduce((a, b) -> b)

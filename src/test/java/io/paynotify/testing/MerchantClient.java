@@ -222,6 +222,18 @@ public final class MerchantClient {
          * (so malformed escapes and non-ASCII bytes reach the server as they are), one request per connection.
          */
         public Answer sendRaw() {
+            return sendRaw(true);
+        }
+
+        /**
+         * Sends only the head (with the body's Content-Length) and reads the answer: for a server that must answer
+         * from the declared length alone.
+         */
+        public Answer sendHeadOnly() {
+            return sendRaw(false);
+        }
+
+        private Answer sendRaw(boolean withBody) {
             var head = new StringBuilder();
             head.append(method).append(' ').append(target).append(" HTTP/1.1\r\n");
             head.append("Host: localhost\r\n");
@@ -245,8 +257,11 @@ public final class MerchantClient {
                 socket.setSoTimeout(20_000);
                 var out = socket.getOutputStream();
                 out.write(head.toString().getBytes(StandardCharsets.ISO_8859_1));
-                out.write(body);
                 out.flush();
+                if (withBody) {
+                    out.write(body);
+                    out.flush();
+                }
                 byte[] all = socket.getInputStream().readAllBytes();
                 return parse(all);
             } catch (IOException e) {
