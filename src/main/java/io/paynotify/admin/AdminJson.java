@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import io.paynotify.http.OrderJson;
 import io.paynotify.persistence.NotificationRow;
 import io.paynotify.persistence.OrderRow;
+import io.paynotify.persistence.RefundRow;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -45,9 +46,14 @@ final class AdminJson {
         });
     }
 
-    /** One order, as the merchant API shows it. */
-    static byte[] order(OrderRow o) {
-        return document(g -> order(g, o));
+    /** One order with its refunds, as the merchant API shows it. */
+    static byte[] order(OrderRow o, List<RefundRow> refunds) {
+        return document(g -> {
+            g.writeStartObject();
+            OrderJson.writeMembers(g, o);
+            OrderJson.writeRefunds(g, refunds);
+            g.writeEndObject();
+        });
     }
 
     static void order(JsonGenerator g, OrderRow o) throws IOException {

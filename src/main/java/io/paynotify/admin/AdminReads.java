@@ -4,6 +4,7 @@ import io.paynotify.persistence.NotificationRow;
 import io.paynotify.persistence.Notifications;
 import io.paynotify.persistence.OrderRow;
 import io.paynotify.persistence.Orders;
+import io.paynotify.persistence.Refunds;
 import io.paynotify.persistence.Transactions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -32,8 +33,10 @@ class AdminReads {
 
     /** One order, or null. */
     byte[] order(String channel, String outTradeNo) {
-        OrderRow o = transactions.autoCommit(c -> Orders.find(c, channel, outTradeNo));
-        return o == null ? null : AdminJson.order(o);
+        return transactions.autoCommit(c -> {
+            OrderRow o = Orders.find(c, channel, outTradeNo);
+            return o == null ? null : AdminJson.order(o, Refunds.forOrder(c, o.id()));
+        });
     }
 
     /** One (channel, outTradeNo)'s notifications, oldest first; null when there is neither order nor notification. */

@@ -11,7 +11,7 @@ final class Params {
     static final int DEFAULT_LIMIT = 50;
     static final int MAX_LIMIT = 500;
 
-    private static final Set<String> STATES = Set.of("PENDING", "SUCCESS", "CLOSED");
+    private static final Set<String> STATES = Set.of("PENDING", "SUCCESS", "PARTIALLY_REFUNDED", "REFUNDED", "CLOSED");
     private static final Set<String> OUTCOMES = Set.of("APPLIED", "DUPLICATE", "IGNORED", "ANOMALY");
 
     private Params() {}
@@ -46,10 +46,10 @@ final class Params {
         return value;
     }
 
-    /** {@code state}: PENDING, SUCCESS or CLOSED, or absent. */
+    /** {@code state}: one of the order states, or absent. */
     static String state(String value) {
         if (value != null && !STATES.contains(value)) {
-            throw invalid("state", "state must be one of PENDING, SUCCESS, CLOSED");
+            throw invalid("state", "state must be one of PENDING, SUCCESS, PARTIALLY_REFUNDED, REFUNDED, CLOSED");
         }
         return value;
     }

@@ -3,10 +3,12 @@ package io.paynotify.http;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.paynotify.persistence.OrderRow;
+import io.paynotify.persistence.RefundRow;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The order JSON of CONTRACT.md §3, the one rendering that the merchant API and the admin API share: members in the
@@ -24,7 +26,7 @@ public final class OrderJson {
         return JSON;
     }
 
-    /** The order as one JSON document. */
+    /** The order as one JSON document (the answer to a create or a close). */
     public static byte[] render(OrderRow o) {
         var out = new ByteArrayOutputStream(512);
         try (JsonGenerator g = JSON.createGenerator(out)) {
@@ -35,6 +37,42 @@ public final class OrderJson {
             throw new UncheckedIOException(e);
         }
         return out.toByteArray();
+    }
+
+    /** The single-order answer: the order and its refunds, oldest first (CONTRACT.md §3). */
+    public static byte[] renderWithRefunds(OrderRow o, List<RefundRow> refunds) {
+        var out = new ByteArrayOutputStream(768);
+        try (JsonGenerator g = JSON.createGenerator(out)) {
+            g.writeStartObject();
+            writeMembers(g, o);
+            writeRefunds(g, refunds);
+            g.writeEndObject();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return out.toByteArray();
+    }
+
+    /** {@code "refunds":[refund…]}, oldest first. */
+    public static void writeRefunds(JsonGenerator g, List<RefundRow> refunds) throws IOException {
+        g.writeArrayFieldStart("refunds");
+        for (RefundRow r : refunds) {
+            writeRefund(g, r);
+        }
+        g.writeEndArray();
+    }
+
+    /** One refund (CONTRACT.md §7 refund JSON). */
+    public static void writeRefund(JsonGenerator g, RefundRow r) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("outRefundNo", r.outRefundNo());
+        g.writeStringField("refundId", r.refundId());
+        g.writeNumberField("amount", r.amount());
+        g.writeStringField("status", r.status().name());
+        time(g, "succeededAt", r.succeededAt());
+        time(g, "createdAt", r.createdAt());
+        time(g, "updatedAt", r.updatedAt());
+        g.writeEndObject();
     }
 
     /** The order's members, inside an object the caller opened (so that a caller can add members after them). */
@@ -48,6 +86,7 @@ public final class OrderJson {
         g.writeStringField("state", o.state().name());
         g.writeStringField("transactionId", o.transactionId());
         time(g, "paidAt", o.paidAt());
+        g.writeNumberField("refundedAmount", o.refundedAmount());
         time(g, "createdAt", o.createdAt());
         time(g, "updatedAt", o.updatedAt());
         g.writeArrayFieldStart("attention");

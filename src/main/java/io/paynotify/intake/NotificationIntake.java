@@ -5,9 +5,12 @@ import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.order.Decision;
 import io.paynotify.core.order.OrderState;
 import io.paynotify.core.order.OrderStateMachine;
+import io.paynotify.core.order.RefundSnapshot;
 import io.paynotify.persistence.Notifications;
 import io.paynotify.persistence.OrderRow;
 import io.paynotify.persistence.Orders;
+import io.paynotify.persistence.RefundRow;
+import io.paynotify.persistence.Refunds;
 import io.paynotify.persistence.Transactions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -169,20 +172,30 @@ public class NotificationIntake {
             if (order == null) {
                 return null;
             }
-            Decision d = OrderStateMachine.decide(order.snapshot(), n, transactionElsewhere(c, n));
+            Decision d = OrderStateMachine.decide(order.snapshot(), refund(c, order, n), n, transactionElsewhere(c, n));
             return d.changesNothing(order.attention()) ? new Result(d, false) : null;
         });
     }
 
     private Result decideAndApply(Connection c, VerifiedNotification n) throws SQLException {
         OrderRow order = Orders.lock(c, n.channel(), n.outTradeNo());
-        Decision d = OrderStateMachine.decide(order == null ? null : order.snapshot(), n, transactionElsewhere(c, n));
+        Decision d = OrderStateMachine.decide(
+                order == null ? null : order.snapshot(), refund(c, order, n), n, transactionElsewhere(c, n));
         boolean recorded = Notifications.insertCapped(c, n, order == null ? null : order.id(), d);
         faults.afterNotificationInsert(n);
         if (order != null) {
             apply(c, n, order, d);
         }
         return new Result(d, recorded);
+    }
+
+    /** The refund a REFUND notice names, as it stands (protected by the order's row lock), or null. */
+    private static RefundSnapshot refund(Connection c, OrderRow order, VerifiedNotification n) throws SQLException {
+        if (order == null || n.refund() == null || !n.refund().identified()) {
+            return null;
+        }
+        RefundRow row = Refunds.find(c, n.channel(), n.outTradeNo(), n.refund().outRefundNo());
+        return row == null ? null : row.snapshot();
     }
 
     private static boolean transactionElsewhere(Connection c, VerifiedNotification n) throws SQLException {
@@ -200,7 +213,10 @@ public class NotificationIntake {
         var attention = new ArrayList<>(order.attention());
         attention.addAll(d.addedAttention(order.attention()));
         Instant now = n.receivedAt();
-        if (d.pays()) {
+        if (d.refund() != null) {
+            Refunds.apply(c, order.id(), n.channel(), n.outTradeNo(), d.refund(), now);
+            Orders.refund(c, order.id(), d.newState(), d.refundedAmount(), attention, now);
+        } else if (d.pays()) {
             Instant paidAt = n.paidAt() != null ? n.paidAt() : n.receivedAt();
             Orders.pay(c, order.id(), n.transactionId(), paidAt, n.providerStatus(), attention, now);
         } else if (d.newState() == OrderState.CLOSED) {

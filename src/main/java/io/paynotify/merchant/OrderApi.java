@@ -9,6 +9,7 @@ import io.paynotify.http.Problem;
 import io.paynotify.idempotency.IdempotencyKeys;
 import io.paynotify.persistence.OrderRow;
 import io.paynotify.persistence.Orders;
+import io.paynotify.persistence.Refunds;
 import io.paynotify.persistence.Transactions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
@@ -47,8 +48,12 @@ public class OrderApi {
             if (!client.channels().contains(channel.name())) {
                 answer = forbidden();
             } else {
-                OrderRow o = transactions.autoCommit(c -> Orders.find(c, channel.name(), outTradeNo));
-                answer = o == null ? noOrder() : ApiAnswer.json(200, OrderJson.render(o));
+                answer = transactions.autoCommit(c -> {
+                    OrderRow o = Orders.find(c, channel.name(), outTradeNo);
+                    return o == null
+                            ? noOrder()
+                            : ApiAnswer.json(200, OrderJson.renderWithRefunds(o, Refunds.forOrder(c, o.id())));
+                });
             }
         } catch (InvalidRequest e) {
             answer = e.problem().toAnswer();

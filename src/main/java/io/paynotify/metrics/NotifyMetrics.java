@@ -27,6 +27,8 @@ import java.util.concurrent.TimeUnit;
  *   <caption>Prometheus names</caption>
  *   <tr><td>{@code paynotify_notifications_total{channel,provider,outcome,reason}}</td>
  *       <td>recorded deliveries (reason {@code none} for APPLIED and DUPLICATE)</td></tr>
+ *   <tr><td>{@code paynotify_refund_notifications_total{channel,provider,outcome,reason}}</td>
+ *       <td>the refund notices among them (CONTRACT.md §7)</td></tr>
  *   <tr><td>{@code paynotify_notifications_rejected_total{channel,provider,cause}}</td>
  *       <td>deliveries refused before the state machine: counted, never stored</td></tr>
  *   <tr><td>{@code paynotify_ack_latency_seconds{provider,status}}</td>
@@ -49,6 +51,7 @@ public class NotifyMetrics {
 
     static final String NOTIFICATIONS = "paynotify.notifications";
     static final String REJECTED = "paynotify.notifications.rejected";
+    static final String REFUNDS = "paynotify.refund.notifications";
     static final String ACK_LATENCY = "paynotify.ack.latency";
     static final String IDEMPOTENCY_REPLAYS = "paynotify.idempotency.replays";
     static final String IDEMPOTENCY_CONFLICTS = "paynotify.idempotency.conflicts";
@@ -108,6 +111,18 @@ public class NotifyMetrics {
     public void recorded(String channel, Provider provider, Outcome outcome, Reason reason) {
         Counter.builder(NOTIFICATIONS)
                 .description("Notifications that passed every check, by outcome and reason")
+                .tag("channel", channelLabel(channel))
+                .tag("provider", provider.name())
+                .tag("outcome", outcome.name())
+                .tag("reason", reason == null ? NO_REASON : reason.name())
+                .register(registry)
+                .increment();
+    }
+
+    /** A refund notice that was decided (also counted in {@link #recorded}). */
+    public void refund(String channel, Provider provider, Outcome outcome, Reason reason) {
+        Counter.builder(REFUNDS)
+                .description("Refund notices that passed every check, by outcome and reason")
                 .tag("channel", channelLabel(channel))
                 .tag("provider", provider.name())
                 .tag("outcome", outcome.name())

@@ -11,6 +11,7 @@ import java.util.List;
  *
  * @param attention reason codes, oldest first (append-only)
  * @param paidProviderStatus the provider status of the notification that paid it, or null
+ * @param refundedAmount fen refunded so far (refunds in SUCCESS only)
  */
 public record OrderRow(
         long id,
@@ -24,6 +25,7 @@ public record OrderRow(
         String transactionId,
         Instant paidAt,
         String paidProviderStatus,
+        long refundedAmount,
         List<String> attention,
         Instant createdAt,
         Instant updatedAt) {
@@ -34,6 +36,6 @@ public record OrderRow(
 
     /** What the pure state machine needs of this order. */
     public OrderSnapshot snapshot() {
-        return new OrderSnapshot(state, amount, currency, transactionId, paidProviderStatus);
+        return new OrderSnapshot(state, amount, currency, transactionId, paidProviderStatus, refundedAmount);
     }
 }

@@ -23,7 +23,7 @@ import java.util.List;
 public final class Orders {
 
     private static final String COLUMNS = "id, channel, out_trade_no, provider, amount_minor, currency, description,"
-            + " state, transaction_id, paid_at, paid_provider_status, attention, created_at, updated_at";
+            + " state, transaction_id, paid_at, paid_provider_status, refunded_minor, attention, created_at, updated_at";
     private static final String FIND = "SELECT " + COLUMNS + " FROM orders WHERE channel = ? AND out_trade_no = ?";
     private static final String LOCK = FIND + " FOR UPDATE";
     private static final String INSERT = "INSERT INTO orders (channel, out_trade_no, provider, amount_minor,"
@@ -36,6 +36,9 @@ public final class Orders {
             + " WHERE id = ? AND state = 'PENDING'";
     private static final String CLOSE = "UPDATE orders SET state = 'CLOSED', attention = ?, updated_at = ?,"
             + " version = version + 1 WHERE id = ? AND state = 'PENDING' RETURNING " + COLUMNS;
+    private static final String REFUND = "UPDATE orders SET state = coalesce(?, state),"
+            + " refunded_minor = coalesce(?, refunded_minor), attention = ?, updated_at = ?, version = version + 1"
+            + " WHERE id = ? AND state IN ('SUCCESS', 'PARTIALLY_REFUNDED', 'REFUNDED')";
     private static final String FLAG =
             "UPDATE orders SET attention = ?, updated_at = ?, version = version + 1 WHERE id = ?";
 
@@ -126,6 +129,26 @@ public final class Orders {
         }
     }
 
+    /**
+     * A refund's effect on the locked, paid order: its new state and refunded amount (each null when it stays).
+     */
+    public static void refund(
+            Connection c, long id, OrderState newState, Long refundedAmount, List<String> attention, Instant now)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(REFUND)) {
+            ps.setString(1, newState == null ? null : newState.name());
+            if (refundedAmount == null) {
+                ps.setNull(2, java.sql.Types.BIGINT);
+            } else {
+                ps.setLong(2, refundedAmount);
+            }
+            ps.setArray(3, textArray(c, attention));
+            ps.setTimestamp(4, Timestamp.from(now));
+            ps.setLong(5, id);
+            requireOneRow(ps.executeUpdate());
+        }
+    }
+
     /** Replaces the attention list (append-only: the caller passes the old list plus the new reasons). */
     public static void flag(Connection c, long id, List<String> attention, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(FLAG)) {
@@ -192,9 +215,10 @@ public final class Orders {
                 rs.getString(9),
                 Rows.instant(rs.getTimestamp(10)),
                 rs.getString(11),
-                textList(rs.getArray(12)),
-                Rows.instant(rs.getTimestamp(13)),
-                Rows.instant(rs.getTimestamp(14)));
+                rs.getLong(12),
+                textList(rs.getArray(13)),
+                Rows.instant(rs.getTimestamp(14)),
+                Rows.instant(rs.getTimestamp(15)));
     }
 
     private static List<String> textList(Array array) throws SQLException {

@@ -40,6 +40,32 @@ public final class BeijingTime {
         }
     }
 
+    /**
+     * {@code yyyy-MM-dd HH:mm:ss} in Beijing time (Alipay's {@code gmt_payment} and {@code gmt_refund}, WeChat v2's
+     * refund {@code success_time}), optionally followed by a fraction of a second ({@code .123}), which is dropped.
+     *
+     * @return the instant, or null when absent or malformed
+     */
+    public static Instant dashed(String text) {
+        if (text == null || text.length() < 19) {
+            return null;
+        }
+        if (text.length() > 19) {
+            String fraction = text.substring(19);
+            if (!fraction.matches("\\.[0-9]{1,9}")) {
+                return null;
+            }
+        }
+        if (text.charAt(4) != '-'
+                || text.charAt(7) != '-'
+                || text.charAt(10) != ' '
+                || text.charAt(13) != ':'
+                || text.charAt(16) != ':') {
+            return null;
+        }
+        return parse(text, 0, 5, 8, 11, 14, 17);
+    }
+
     /** The value of {@code n} ASCII digits at {@code at}, or -1. */
     private static int digits(String t, int at, int n) {
         int v = 0;

@@ -2,6 +2,7 @@ package io.paynotify.provider;
 
 import io.paynotify.channel.Channel;
 import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.http.OneAnswer;
 import io.paynotify.intake.NotificationIntake;
@@ -104,7 +105,7 @@ public class NotifyRoutes {
         }
         ex.once.deadline(DEADLINE_MS, () -> {
             if (ex.answer(adapter.failure(503), true)) {
-                LOG.warnf("notify channel=%s answered 503: no result within %d ms", channel.name(), DEADLINE_MS);
+                busyLog.warn(channel.name(), "-", "no result within " + DEADLINE_MS + " ms");
             }
         });
         Buffer body = Buffer.buffer(1024);
@@ -135,7 +136,7 @@ public class NotifyRoutes {
                 });
             } catch (RejectedExecutionException e) {
                 // every notification worker is busy and the queue is full: the provider retries
-                LOG.warnf("notify channel=%s answered 503: notification workers saturated", channel.name());
+                busyLog.warn(channel.name(), "-", "notification workers saturated");
                 ex.answer(adapter.failure(503), false);
             }
         });
@@ -173,6 +174,9 @@ public class NotifyRoutes {
             NotificationIntake.Result result = intake.handle(n, deadline);
             var d = result.decision();
             metrics.recorded(channel.name(), n.provider(), d.outcome(), d.reason());
+            if (n.notifyClass() == NotifyClass.REFUND) {
+                metrics.refund(channel.name(), n.provider(), d.outcome(), d.reason());
+            }
             LOG.infof(
                     "notify channel=%s outTradeNo=%s outcome=%s reason=%s recorded=%s latencyMs=%d",
                     channel.name(),

@@ -86,7 +86,8 @@ class MerchantApiTest {
         assertTrue(
                 r.text()
                         .matches("\\{\"channel\":.*,\"outTradeNo\":.*,\"provider\":.*,\"amount\":.*,\"currency\":.*,"
-                                + "\"description\":.*,\"state\":.*,\"transactionId\":.*,\"paidAt\":.*,\"createdAt\":.*,"
+                                + "\"description\":.*,\"state\":.*,\"transactionId\":.*,\"paidAt\":.*,\"refundedAmount\":0,"
+                                + "\"createdAt\":.*,"
                                 + "\"updatedAt\":.*,\"attention\":\\[.*]}"),
                 r::toString);
 
@@ -107,7 +108,8 @@ class MerchantApiTest {
 
         Answer read = a.get("wx-test", no);
         assertEquals(200, read.status());
-        assertEquals(r.text(), read.text());
+        // the single-order answer adds the order's refunds (none yet)
+        assertEquals(r.text().replaceFirst("}$", ",\"refunds\":[]}"), read.text());
         assertTrue(read.header("Idempotent-Replayed").isEmpty(), "GET carries no idempotency headers");
     }
 
@@ -520,7 +522,9 @@ class MerchantApiTest {
         String key = key();
         byte[] big = new byte[MerchantSignatureFilter.MAX_BODY_BYTES + 1];
         java.util.Arrays.fill(big, (byte) ' ');
-        Answer r = a.request("POST", "/api/v1/orders").key(key).body(big).send();
+        // the server answers from the declared length and closes without reading the body (a client library still
+        // writing it may see a reset instead of the answer): send the head only
+        Answer r = a.request("POST", "/api/v1/orders").key(key).body(big).sendHeadOnly();
         assertProblem(r, 400, "body");
         assertEquals(key, r.header("X-Idempotency-Key").orElse(null));
         assertEquals(0, Db.count("SELECT count(*) FROM idempotency_keys WHERE idempotency_key = ?", key));

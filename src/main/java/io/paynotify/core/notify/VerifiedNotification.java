@@ -24,6 +24,7 @@ import java.util.Objects;
  * @param rawBody the body exactly as received
  * @param decoded the decrypted content as a JSON object text (v3 resource, v2 req_info), or null
  * @param receivedAt when the delivery arrived
+ * @param refund what a REFUND notice says about its refund, else null
  */
 public record VerifiedNotification(
         Provider provider,
@@ -40,7 +41,8 @@ public record VerifiedNotification(
         String notifyId,
         byte[] rawBody,
         String decoded,
-        Instant receivedAt) {
+        Instant receivedAt,
+        RefundNotice refund) {
 
     /** The currency of a notice that names none. */
     public static final String DEFAULT_CURRENCY = "CNY";
@@ -53,6 +55,45 @@ public record VerifiedNotification(
         Objects.requireNonNull(notifyClass, "notifyClass");
         Objects.requireNonNull(rawBody, "rawBody");
         Objects.requireNonNull(receivedAt, "receivedAt");
+        if (notifyClass == NotifyClass.REFUND && refund == null) {
+            refund = RefundNotice.unidentified();
+        }
+    }
+
+    /** A notification that says nothing about a refund. */
+    public VerifiedNotification(
+            Provider provider,
+            String channel,
+            String outTradeNo,
+            String transactionId,
+            Long amountMinor,
+            String currency,
+            String providerStatus,
+            NotifyClass notifyClass,
+            boolean finishedNotice,
+            Instant paidAt,
+            boolean accountMismatch,
+            String notifyId,
+            byte[] rawBody,
+            String decoded,
+            Instant receivedAt) {
+        this(
+                provider,
+                channel,
+                outTradeNo,
+                transactionId,
+                amountMinor,
+                currency,
+                providerStatus,
+                notifyClass,
+                finishedNotice,
+                paidAt,
+                accountMismatch,
+                notifyId,
+                rawBody,
+                decoded,
+                receivedAt,
+                null);
     }
 
     /**
@@ -96,6 +137,7 @@ public record VerifiedNotification(
         private boolean accountMismatch;
         private String notifyId;
         private String decoded;
+        private RefundNotice refund;
 
         private Builder(
                 Provider provider,
@@ -162,6 +204,12 @@ public record VerifiedNotification(
             return this;
         }
 
+        /** What a REFUND notice says about its refund. */
+        public Builder refund(RefundNotice value) {
+            this.refund = value;
+            return this;
+        }
+
         public VerifiedNotification build() {
             return new VerifiedNotification(
                     provider,
@@ -178,7 +226,8 @@ public record VerifiedNotification(
                     notifyId,
                     rawBody,
                     decoded,
-                    receivedAt);
+                    receivedAt,
+                    refund);
         }
     }
 }

@@ -1,5 +1,6 @@
 package io.paynotify.core.order;
 
+import java.util.ArrayList;
 import java.util.List;
 
 /**
@@ -10,12 +11,25 @@ import java.util.List;
  * @param newState the state the order moves to, or null when it stays
  * @param attention reason codes to add to the order's attention (empty for none)
  * @param successAck true when the provider gets its success ack, false for the failure ack (422)
+ * @param refund what happens to a refund row (REFUND notices only), or null when no refund row changes
+ * @param refundedAmount the order's refunded amount after the decision, or null when it stays
  */
 public record Decision(
-        Outcome outcome, Reason reason, OrderState newState, List<Reason> attention, boolean successAck) {
+        Outcome outcome,
+        Reason reason,
+        OrderState newState,
+        List<Reason> attention,
+        boolean successAck,
+        RefundChange refund,
+        Long refundedAmount) {
 
     public Decision {
         attention = List.copyOf(attention);
+    }
+
+    /** A decision that touches no refund. */
+    public Decision(Outcome outcome, Reason reason, OrderState newState, List<Reason> attention, boolean successAck) {
+        this(outcome, reason, newState, attention, successAck, null, null);
     }
 
     static Decision applied(OrderState to) {
@@ -31,14 +45,23 @@ public record Decision(
     }
 
     static Decision anomaly(Reason reason, List<Reason> extraAttention) {
-        var attention = new java.util.ArrayList<Reason>();
+        return anomaly(reason, extraAttention, reason.successAck());
+    }
+
+    static Decision anomaly(Reason reason, List<Reason> extraAttention, boolean successAck) {
+        var attention = new ArrayList<Reason>();
         attention.add(reason);
         for (Reason r : extraAttention) {
             if (!attention.contains(r)) {
                 attention.add(r);
             }
         }
-        return new Decision(Outcome.ANOMALY, reason, null, attention, reason.successAck());
+        return new Decision(Outcome.ANOMALY, reason, null, attention, successAck);
+    }
+
+    /** The same decision, also changing a refund row (and the order's refunded amount and state, where given). */
+    Decision withRefund(RefundChange change, OrderState to, Long refunded) {
+        return new Decision(outcome, reason, to, attention, successAck, change, refunded);
     }
 
     /**
@@ -46,7 +69,7 @@ public record Decision(
      * not hold yet, in order. The list is append-only, so the new list is {@code current} followed by these.
      */
     public List<String> addedAttention(List<String> current) {
-        var added = new java.util.ArrayList<String>();
+        var added = new ArrayList<String>();
         for (Reason r : attention) {
             if (!current.contains(r.name()) && !added.contains(r.name())) {
                 added.add(r.name());
@@ -56,11 +79,15 @@ public record Decision(
     }
 
     /**
-     * True when applying this decision would leave the order exactly as it is: no new state and no reason the
-     * attention list lacks. Such a decision (a duplicate, an ignored notice) needs no write but the delivery's row.
+     * True when applying this decision would leave the order and its refunds exactly as they are: no new state, no
+     * refund row changed, no reason the attention list lacks. Such a decision (a duplicate, an ignored notice) needs
+     * no write but the delivery's row.
      */
     public boolean changesNothing(List<String> currentAttention) {
-        return newState == null && addedAttention(currentAttention).isEmpty();
+        return newState == null
+                && refund == null
+                && refundedAmount == null
+                && addedAttention(currentAttention).isEmpty();
     }
 
     /** True when this decision pays the order: only then are transactionId and paidAt set. */

@@ -1,8 +1,19 @@
 package io.paynotify.core.order;
 
-/** The order states of CONTRACT.md §1. SUCCESS and CLOSED are terminal for payment notifications. */
+/**
+ * The order states of CONTRACT.md §1 and §7: {@code PENDING → SUCCESS | CLOSED}, then through refunds
+ * {@code SUCCESS → PARTIALLY_REFUNDED → REFUNDED} (or {@code SUCCESS → REFUNDED} for a full refund). No state ever
+ * goes back.
+ */
 public enum OrderState {
     PENDING,
     SUCCESS,
-    CLOSED
+    PARTIALLY_REFUNDED,
+    REFUNDED,
+    CLOSED;
+
+    /** The paid states: for payment and close notices each behaves as SUCCESS. */
+    public boolean isPaid() {
+        return this == SUCCESS || this == PARTIALLY_REFUNDED || this == REFUNDED;
+    }
 }

@@ -1,8 +1,10 @@
 package io.paynotify.core.order;
 
 /**
- * The reason codes of CONTRACT.md §1. Each carries whether its ack is the provider's success ack ("ok") or the
- * failure ack with status 422 ("fail"), so the outcome table lives here and not in an if-chain.
+ * The reason codes of CONTRACT.md §1 and §7. Each carries whether its ack is usually the provider's success ack
+ * ("ok") or the failure ack with status 422 ("fail"), so the outcome table lives here and not in an if-chain. One
+ * exception is decided by the cell: REFUND_ON_UNPAID fails on a PENDING order (the provider retries until the
+ * payment is applied) and is ok on a CLOSED one.
  */
 public enum Reason {
     ACCOUNT_MISMATCH(false),
@@ -10,6 +12,10 @@ public enum Reason {
     UNKNOWN_ORDER(false),
     AMOUNT_MISMATCH(false),
     UNKNOWN_STATUS(false),
+    REFUND_TRANSACTION_MISMATCH(false),
+    REFUND_EXCEEDS_AMOUNT(false),
+    REFUND_ABNORMAL(true),
+    ALREADY_FINAL(true),
     DUPLICATE_PAYMENT(true),
     PAID_AFTER_CLOSE(true),
     CLOSED_AFTER_PAID(true),

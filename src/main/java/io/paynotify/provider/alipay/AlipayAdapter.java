@@ -3,8 +3,10 @@ package io.paynotify.provider.alipay;
 import io.paynotify.channel.Channel;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
+import io.paynotify.core.notify.RefundNotice;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.order.OutTradeNo;
+import io.paynotify.core.order.RefundStatus;
 import io.paynotify.provider.AckResponse;
 import io.paynotify.provider.Fields;
 import io.paynotify.provider.NotifyAdapter;
@@ -83,15 +85,40 @@ public class AlipayAdapter implements NotifyAdapter {
         if (cls == NotifyClass.PAID && amount == null) {
             throw NotifyRejection.badRequest(Cause.BAD_AMOUNT);
         }
+        RefundNotice refund = cls == NotifyClass.REFUND ? refund(p, notifyId) : null;
         return VerifiedNotification.builder(
                         Provider.ALIPAY, channel.name(), outTradeNo, cls, status, raw.body(), raw.receivedAt())
                 .transactionId(tradeNo)
-                .amount(amount)
-                .finishedNotice(TRADE_FINISHED.equals(status))
+                // a refund notice's recorded amount is the refund_fee it states, not the trade total
+                .amount(refund != null ? refund.amount() : amount)
+                .finishedNotice(cls == NotifyClass.PAID && TRADE_FINISHED.equals(status))
                 .paidAt(AlipayFormats.time(p.get("gmt_payment")))
                 .accountMismatch(accountMismatch(keys, p))
                 .notifyId(notifyId)
+                .refund(refund)
                 .build();
+    }
+
+    /**
+     * A refund notice on the payment URL (CONTRACT.md §7). Its {@code refund_fee} is the trade's total refunded so
+     * far, not this refund's amount; the refund is {@code out_biz_no}, or the notice's own {@code notify_id} when
+     * absent. Alipay notifies only successful refunds.
+     */
+    static RefundNotice refund(Map<String, String> p, String notifyId) throws NotifyRejection {
+        String outBizNo = p.get("out_biz_no");
+        boolean own = Fields.present(outBizNo);
+        if (own && !Fields.isToken(outBizNo)) {
+            throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
+        }
+        return new RefundNotice(
+                own ? outBizNo : notifyId,
+                own,
+                null,
+                RefundStatus.SUCCESS,
+                AlipayFormats.yuanToFen(p.get("refund_fee")),
+                true,
+                null,
+                AlipayFormats.refundTime(p.get("gmt_refund")));
     }
 
     /** CONTRACT.md §1: refund fields decide first, whatever the status says. */

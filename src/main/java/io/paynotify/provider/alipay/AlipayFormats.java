@@ -36,15 +36,11 @@ final class AlipayFormats {
 
     /** {@code gmt_payment}, {@code yyyy-MM-dd HH:mm:ss} in Beijing time; null when absent or malformed. */
     static Instant time(String text) {
-        if (text == null
-                || text.length() != 19
-                || text.charAt(4) != '-'
-                || text.charAt(7) != '-'
-                || text.charAt(10) != ' '
-                || text.charAt(13) != ':'
-                || text.charAt(16) != ':') {
-            return null;
-        }
-        return BeijingTime.parse(text, 0, 5, 8, 11, 14, 17);
+        return text == null || text.length() != 19 ? null : BeijingTime.dashed(text);
+    }
+
+    /** {@code gmt_refund}: {@code yyyy-MM-dd HH:mm:ss}, optionally with a fraction, in Beijing time. */
+    static Instant refundTime(String text) {
+        return BeijingTime.dashed(text);
     }
 }

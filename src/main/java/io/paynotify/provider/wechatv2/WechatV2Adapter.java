@@ -6,8 +6,10 @@ import io.paynotify.channel.Channel;
 import io.paynotify.core.money.MinorUnits;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
+import io.paynotify.core.notify.RefundNotice;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.order.OutTradeNo;
+import io.paynotify.core.order.RefundStatus;
 import io.paynotify.provider.AckResponse;
 import io.paynotify.provider.BeijingTime;
 import io.paynotify.provider.Fields;
@@ -97,30 +99,74 @@ public class WechatV2Adapter implements NotifyAdapter {
                 .build();
     }
 
+    /**
+     * A refund notice (PROTOCOLS.md §1.8): authenticated by decrypting {@code req_info}. Every field CONTRACT.md §7
+     * requires must be there, {@code transaction_id} and {@code total_fee} included: AES-ECB carries no MAC, so a
+     * captured ciphertext could otherwise be replayed against another order; the state machine binds the refund to
+     * the order's transaction id and amount.
+     */
     private VerifiedNotification refund(Channel channel, WechatV2Keys keys, RawNotify raw, Map<String, String> f)
             throws NotifyRejection {
         require(f, "appid", "mch_id", "req_info");
         Map<String, String> info = WechatV2RefundDecryptor.decryptFields(f.get("req_info"), keys.apiKeys());
-        require(info, "out_trade_no", "refund_status");
+        require(info, "out_trade_no", "refund_status", "out_refund_no", "refund_id", "transaction_id", "total_fee");
         String outTradeNo = info.get("out_trade_no");
         String status = info.get("refund_status");
-        if (!OutTradeNo.isValid(outTradeNo, channel.maxOutTradeNo()) || !Fields.isToken(status)) {
+        String outRefundNo = info.get("out_refund_no");
+        String refundId = info.get("refund_id");
+        String transactionId = info.get("transaction_id");
+        Long tradeTotal = MinorUnits.parseFen(info.get("total_fee"));
+        if (!OutTradeNo.isValid(outTradeNo, channel.maxOutTradeNo())
+                || !Fields.isToken(status)
+                || !Fields.isToken(outRefundNo)
+                || !Fields.isToken(refundId)
+                || !Fields.isToken(transactionId)) {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
+        }
+        if (tradeTotal == null) {
+            throw NotifyRejection.badRequest(Cause.BAD_AMOUNT);
+        }
+        RefundStatus refundStatus = refundStatus(status);
+        Long refundFee = MinorUnits.parseFen(info.get("refund_fee"));
+        if (refundStatus == RefundStatus.SUCCESS) {
+            require(info, "refund_fee");
+            if (refundFee == null) {
+                throw NotifyRejection.badRequest(Cause.BAD_AMOUNT);
+            }
         }
         return VerifiedNotification.builder(
                         Provider.WECHATPAY_V2,
                         channel.name(),
                         outTradeNo,
-                        NotifyClass.REFUND,
+                        refundStatus == null ? NotifyClass.UNKNOWN : NotifyClass.REFUND,
                         status,
                         raw.body(),
                         raw.receivedAt())
-                .transactionId(Fields.tokenOrNull(info.get("transaction_id")))
-                .amount(MinorUnits.parseFen(info.get("total_fee")))
+                .transactionId(transactionId)
+                .amount(refundFee)
                 .accountMismatch(accountMismatch(keys, f))
-                .notifyId(Fields.tokenOrNull(info.get("refund_id")))
+                .notifyId(refundId)
                 .decoded(json(info))
+                .refund(new RefundNotice(
+                        outRefundNo,
+                        true,
+                        refundId,
+                        refundStatus,
+                        refundFee,
+                        false,
+                        tradeTotal,
+                        BeijingTime.dashed(info.get("success_time"))))
                 .build();
+    }
+
+    /** v2 {@code refund_status}: SUCCESS, CHANGE (did not reach the payer), REFUNDCLOSE; anything else is null. */
+    static RefundStatus refundStatus(String status) {
+        return switch (status) {
+            case SUCCESS -> RefundStatus.SUCCESS;
+            case "CHANGE" -> RefundStatus.ABNORMAL;
+            case "REFUNDCLOSE" -> RefundStatus.CLOSED;
+            default -> null;
+        };
     }
 
     /** {@code time_end}, {@code yyyyMMddHHmmss} in Beijing time; null when absent or malformed. */

@@ -5,8 +5,10 @@ import io.paynotify.channel.Channel;
 import io.paynotify.core.money.MinorUnits;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
+import io.paynotify.core.notify.RefundNotice;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.order.OutTradeNo;
+import io.paynotify.core.order.RefundStatus;
 import io.paynotify.provider.AckResponse;
 import io.paynotify.provider.Fields;
 import io.paynotify.provider.NotifyAdapter;
@@ -123,6 +125,18 @@ public class WechatV3Adapter implements NotifyAdapter {
         NotifyClass cls = notifyClass(eventType, tradeState);
         Long amountMinor = fen(total);
         String transactionId = Fields.tokenOrNull(WechatV3Json.text(r, "transaction_id"));
+        RefundNotice refund = null;
+        if (eventType.startsWith(REFUND_PREFIX)) {
+            refund = refundNotice(r, amount);
+            // the amount a refund notice states is the refund's own; the trade total is compared separately
+            amountMinor = refund.amount();
+            if (refund.status() == null) {
+                cls = NotifyClass.UNKNOWN;
+            }
+        } else if (cls == NotifyClass.REFUND) {
+            // a TRANSACTION.* whose trade state is REFUND: the trade was refunded, but no refund is named
+            refund = RefundNotice.unidentified();
+        }
         if (cls == NotifyClass.PAID) {
             if (amountMinor == null) {
                 throw NotifyRejection.badRequest(Cause.BAD_AMOUNT);
@@ -155,7 +169,50 @@ public class WechatV3Adapter implements NotifyAdapter {
                 .accountMismatch(accountMismatch(keys, r, mchId, transaction))
                 .notifyId(notifyId)
                 .decoded(WechatV3Json.compact(r))
+                .refund(refund)
                 .build();
+    }
+
+    /**
+     * A {@code REFUND.*} resource (CONTRACT.md §7): {@code out_refund_no}, {@code refund_id}, {@code refund_status},
+     * {@code transaction_id}, {@code amount.total} and {@code amount.refund} are required (400 else); refund
+     * resources carry no {@code appid}. A status other than SUCCESS, CLOSED, PROCESSING or ABNORMAL leaves
+     * {@code status} null (the notice is then UNKNOWN_STATUS).
+     */
+    static RefundNotice refundNotice(JsonNode r, JsonNode amount) throws NotifyRejection {
+        String outRefundNo = WechatV3Json.requiredText(r, "out_refund_no");
+        String refundId = WechatV3Json.requiredText(r, "refund_id");
+        String status = WechatV3Json.requiredText(r, "refund_status");
+        WechatV3Json.requiredText(r, "transaction_id");
+        if (!Fields.isToken(outRefundNo) || !Fields.isToken(refundId) || !Fields.isToken(status)) {
+            throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
+        }
+        JsonNode total = amount == null ? null : amount.get("total");
+        JsonNode refund = amount == null ? null : amount.get("refund");
+        if (total == null || total.isNull() || refund == null || refund.isNull()) {
+            throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
+        }
+        Long tradeTotal = fen(total);
+        Long refunded = fen(refund);
+        if (tradeTotal == null || refunded == null) {
+            throw NotifyRejection.badRequest(Cause.BAD_AMOUNT);
+        }
+        RefundStatus refundStatus = switch (status) {
+            case "SUCCESS" -> RefundStatus.SUCCESS;
+            case "CLOSED" -> RefundStatus.CLOSED;
+            case "PROCESSING" -> RefundStatus.PROCESSING;
+            case "ABNORMAL" -> RefundStatus.ABNORMAL;
+            default -> null;
+        };
+        return new RefundNotice(
+                outRefundNo,
+                true,
+                refundId,
+                refundStatus,
+                refunded,
+                false,
+                tradeTotal,
+                rfc3339(WechatV3Json.text(r, "success_time")));
     }
 
     /** CONTRACT.md §1 "classes", v3 rows. Status values are matched exactly (case-sensitive). */

@@ -45,6 +45,17 @@ class OrderStateMachineTest {
     }
 
     static VerifiedNotification n(NotifyClass cls, Long amount, String currency, boolean finished, boolean mismatch) {
+        if (cls == NotifyClass.REFUND) {
+            // a v3-shaped refund of 10 on the order's transaction and total: §7 decides it
+            return VerifiedNotification.builder(
+                            Provider.WECHATPAY_V3, "wx3", "O1", cls, "SUCCESS", new byte[0], Instant.EPOCH)
+                    .transactionId(TXN)
+                    .amount(10L)
+                    .accountMismatch(mismatch)
+                    .refund(new io.paynotify.core.notify.RefundNotice(
+                            "R1", true, "RID1", RefundStatus.SUCCESS, 10L, false, AMOUNT, null))
+                    .build();
+        }
         return new VerifiedNotification(
                 Provider.ALIPAY,
                 "ali-test",
@@ -83,11 +94,13 @@ class OrderStateMachineTest {
         out.add(Arguments.of(C, Col.SUCCESS_OTHER_TXN, Outcome.ANOMALY, Reason.CLOSED_AFTER_PAID, null, true));
         out.add(Arguments.of(C, Col.CLOSED, Outcome.DUPLICATE, null, null, true));
         NotifyClass R = NotifyClass.REFUND;
-        out.add(Arguments.of(R, Col.NONE, Outcome.IGNORED, Reason.REFUND, null, true));
-        out.add(Arguments.of(R, Col.PENDING, Outcome.ANOMALY, Reason.REFUND_ON_UNPAID, null, true));
-        out.add(Arguments.of(R, Col.SUCCESS_SAME_TXN, Outcome.IGNORED, Reason.REFUND, null, true));
-        out.add(Arguments.of(R, Col.SUCCESS_OTHER_TXN, Outcome.IGNORED, Reason.REFUND, null, true));
-        out.add(Arguments.of(R, Col.CLOSED, Outcome.IGNORED, Reason.REFUND, null, true));
+        // the refund row is decided by the refund table (RefundTableTest has every row of it)
+        out.add(Arguments.of(R, Col.NONE, Outcome.IGNORED, Reason.NO_ORDER, null, true));
+        out.add(Arguments.of(R, Col.PENDING, Outcome.ANOMALY, Reason.REFUND_ON_UNPAID, null, false));
+        out.add(Arguments.of(R, Col.SUCCESS_SAME_TXN, Outcome.APPLIED, null, OrderState.PARTIALLY_REFUNDED, true));
+        out.add(Arguments.of(
+                R, Col.SUCCESS_OTHER_TXN, Outcome.ANOMALY, Reason.REFUND_TRANSACTION_MISMATCH, null, false));
+        out.add(Arguments.of(R, Col.CLOSED, Outcome.ANOMALY, Reason.REFUND_ON_UNPAID, null, true));
         NotifyClass I = NotifyClass.INFO;
         out.add(Arguments.of(I, Col.NONE, Outcome.IGNORED, Reason.NO_ORDER, null, true));
         for (Col c : List.of(Col.PENDING, Col.SUCCESS_SAME_TXN, Col.SUCCESS_OTHER_TXN, Col.CLOSED)) {
@@ -224,12 +237,15 @@ class OrderStateMachineTest {
 
     @Test
     void everyReasonCarriesTheContractAckPolicy() {
+        // REFUND_ON_UNPAID's ack is decided by its cell (fail on PENDING, ok on CLOSED): its default is ok
         List<Reason> fail = List.of(
                 Reason.ACCOUNT_MISMATCH,
                 Reason.TRANSACTION_ON_OTHER_ORDER,
                 Reason.UNKNOWN_ORDER,
                 Reason.AMOUNT_MISMATCH,
-                Reason.UNKNOWN_STATUS);
+                Reason.UNKNOWN_STATUS,
+                Reason.REFUND_TRANSACTION_MISMATCH,
+                Reason.REFUND_EXCEEDS_AMOUNT);
         for (Reason r : Reason.values()) {
             assertEquals(!fail.contains(r), r.successAck(), r.name());
         }

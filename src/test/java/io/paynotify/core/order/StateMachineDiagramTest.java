@@ -50,6 +50,17 @@ class StateMachineDiagramTest {
                 Instant.EPOCH);
     }
 
+    /** A WeChat-style refund notice of a new refund on T-1 (the refund table of api.md decides the rest). */
+    static VerifiedNotification refund(long amount) {
+        return VerifiedNotification.builder(
+                        Provider.WECHATPAY_V3, "c", "O", NotifyClass.REFUND, "SUCCESS", new byte[0], Instant.EPOCH)
+                .transactionId(TXN)
+                .amount(amount)
+                .refund(new io.paynotify.core.notify.RefundNotice(
+                        "R-new", true, "RID", RefundStatus.SUCCESS, amount, false, AMOUNT, null))
+                .build();
+    }
+
     static List<Case> cases() {
         var columns = new ArrayList<Object[]>();
         columns.add(new Object[] {"none", null});
@@ -59,6 +70,10 @@ class StateMachineDiagramTest {
         });
         columns.add(new Object[] {
             "SUCCESS, other txn id", new OrderSnapshot(OrderState.SUCCESS, AMOUNT, "CNY", "T-2", "TRADE_SUCCESS")
+        });
+        columns.add(new Object[] {
+            "PARTIALLY_REFUNDED (10 of 100)",
+            new OrderSnapshot(OrderState.PARTIALLY_REFUNDED, AMOUNT, "CNY", TXN, "TRADE_SUCCESS", 10)
         });
         columns.add(new Object[] {"CLOSED", new OrderSnapshot(OrderState.CLOSED, AMOUNT, "CNY", null, null)});
         var rows = new ArrayList<Object[]>();
@@ -72,7 +87,10 @@ class StateMachineDiagramTest {
         rows.add(new Object[] {
             "PAID, txn id on another order", n(NotifyClass.PAID, AMOUNT, "TRADE_SUCCESS", false, false), true
         });
-        for (NotifyClass cls : List.of(NotifyClass.CLOSE, NotifyClass.REFUND, NotifyClass.INFO, NotifyClass.UNKNOWN)) {
+        rows.add(new Object[] {"CLOSE", n(NotifyClass.CLOSE, AMOUNT, "X", false, false), false});
+        rows.add(new Object[] {"REFUND SUCCESS of 10 (a new refund)", refund(10), false});
+        rows.add(new Object[] {"REFUND SUCCESS of 90 (a new refund)", refund(90), false});
+        for (NotifyClass cls : List.of(NotifyClass.INFO, NotifyClass.UNKNOWN)) {
             rows.add(new Object[] {cls.name(), n(cls, AMOUNT, "X", false, false), false});
         }
         rows.add(new Object[] {
@@ -123,7 +141,7 @@ class StateMachineDiagramTest {
             if (c.order() == null) {
                 continue;
             }
-            Decision d = OrderStateMachine.decide(c.order(), c.n(), c.elsewhere());
+            Decision d = OrderStateMachine.decide(c.order(), null, c.n(), c.elsewhere());
             String from = c.order().state().name();
             String to = d.newState() == null ? from : d.newState().name();
             String label = c.row() + " / " + d.outcome().name()
@@ -134,9 +152,14 @@ class StateMachineDiagramTest {
                 sb.append(edge);
             }
         }
-        sb.append("    SUCCESS --> [*]\n    CLOSED --> [*]\n```\n\n");
+        sb.append("    REFUNDED --> [*]\n    CLOSED --> [*]\n```\n\n");
         sb.append("Precedence: account ids differ, then the transaction id on another order (PAID only), then the\n");
-        sb.append("class × order matrix. \"ok\" is the success ack, \"fail 422\" the failure ack with status 422.\n\n");
+        sb.append(
+                "class × order matrix; refund notices follow the refund table of [api.md](api.md#refunds) (shown here\n");
+        sb.append(
+                "for a new refund). The paid states (SUCCESS, PARTIALLY_REFUNDED, REFUNDED) all count as SUCCESS for\n");
+        sb.append(
+                "payment and close notices. \"ok\" is the success ack, \"fail 422\" the failure ack with status 422.\n\n");
 
         List<String> columns = new ArrayList<>();
         for (Case c : cases) {
@@ -159,7 +182,7 @@ class StateMachineDiagramTest {
                 sb.append("| ").append(c.row()).append(" |");
             }
             sb.append(' ')
-                    .append(cell(OrderStateMachine.decide(c.order(), c.n(), c.elsewhere())))
+                    .append(cell(OrderStateMachine.decide(c.order(), null, c.n(), c.elsewhere())))
                     .append(" |");
         }
         sb.append('\n');

@@ -424,10 +424,13 @@ class AlipayAdapterTest {
     }
 
     @Test
-    void aRefundNeedsNoTotalAmount() {
+    void aRefundNeedsNoTotalAmountAndRecordsItsRefundFee() {
         VerifiedNotification refund = verify(aNotice().without("total_amount").set("refund_fee", "1.00"));
         assertEquals(NotifyClass.REFUND, refund.notifyClass());
-        assertNull(refund.amountMinor());
+        // the recorded amount of a refund notice is the refund_fee it states (the trade's running total)
+        assertEquals(100L, refund.amountMinor());
+        assertEquals(100L, refund.refund().amount());
+        assertTrue(refund.refund().cumulative());
     }
 
     static Stream<Arguments> malformedIds() {

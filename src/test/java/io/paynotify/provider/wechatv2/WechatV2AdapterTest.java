@@ -498,12 +498,19 @@ class WechatV2AdapterTest {
         assertNull(info.amountMinor());
         assertEquals(txn, info.transactionId());
 
-        // a refund notice's total_fee is optional
-        var refund = WechatV2Fixtures.refundInfo(newOrderNo(), txn, 100, "SUCCESS");
-        refund.put("total_fee", "１００");
-        VerifiedNotification r = accepted(WechatV2Fixtures.refundBody(refund, TestChannels.WX_KEY));
+        // a refund notice's amounts bind the refund to the order (AES-ECB has no MAC): a total_fee or a
+        // SUCCESS refund_fee that does not parse is refused, never read as null
+        for (String field : new String[] {"total_fee", "refund_fee"}) {
+            var refund = WechatV2Fixtures.refundInfo(newOrderNo(), txn, 100, "SUCCESS");
+            refund.put(field, "１００");
+            assertRefused(Kind.BAD_REQUEST, Cause.BAD_AMOUNT, WechatV2Fixtures.refundBody(refund, TestChannels.WX_KEY));
+        }
+        // in another refund status a malformed refund_fee is recorded as null
+        var closed = WechatV2Fixtures.refundInfo(newOrderNo(), txn, 100, "REFUNDCLOSE");
+        closed.put("refund_fee", "1.0");
+        VerifiedNotification r = accepted(WechatV2Fixtures.refundBody(closed, TestChannels.WX_KEY));
         assertEquals(NotifyClass.REFUND, r.notifyClass());
-        assertEquals("SUCCESS", r.providerStatus());
+        assertEquals("REFUNDCLOSE", r.providerStatus());
         assertNull(r.amountMinor());
         assertEquals(txn, r.transactionId());
     }

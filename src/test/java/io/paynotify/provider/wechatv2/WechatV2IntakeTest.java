@@ -133,7 +133,8 @@ class WechatV2IntakeTest {
         String no = newOrderNo();
         String txn = newTxn();
         insertOrder(no, 100);
-        assertOk(post(WechatV2Fixtures.refundBody(no, txn, 100, "SUCCESS")));
+        // a failure ack: WeChat retries the refund notice until the payment is applied
+        assertAck(post(WechatV2Fixtures.refundBody(no, txn, 100, "SUCCESS")), 422, FAIL_422);
         var row = lastNotification(no);
         assertNotification(row, "ANOMALY", "REFUND_ON_UNPAID", "SUCCESS", 100L, txn);
         assertEquals("50000408942018111907145868882", row.get("notify_id"));
@@ -204,9 +205,16 @@ class WechatV2IntakeTest {
                 422,
                 FAIL_422);
         assertOk(post(payment(no, newTxn(), 7).md5()));
+        // a refund on a closed order: REFUND_ON_UNPAID, answered ok
         assertOk(post(WechatV2Fixtures.refundBody(no, newTxn(), 100, "SUCCESS")));
-        assertOrder(no, "CLOSED", null, null, List.of("PAID_AFTER_CLOSE", "UNKNOWN_STATUS", "AMOUNT_MISMATCH"));
-        assertEquals(5, notifications(no).size());
+        assertOk(post(WechatV2Fixtures.refundBody(no, newTxn(), 100, "SUCCESS")));
+        assertOrder(
+                no,
+                "CLOSED",
+                null,
+                null,
+                List.of("PAID_AFTER_CLOSE", "UNKNOWN_STATUS", "AMOUNT_MISMATCH", "REFUND_ON_UNPAID"));
+        assertEquals(6, notifications(no).size());
     }
 
     @Test

@@ -1,0 +1,92 @@
+package io.paynotify.persistence;
+
+import io.paynotify.core.order.RefundChange;
+import io.paynotify.core.order.RefundStatus;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.List;
+
+/**
+ * Every statement on {@code refunds}, and its one row mapping ({@link RefundRow}). Refund rows are only written
+ * under their order's row lock, in the transaction of the notification that changes them.
+ */
+public final class Refunds {
+
+    private static final String COLUMNS =
+            "id, order_id, out_refund_no, refund_id, amount_minor, status, succeeded_at, created_at, updated_at";
+    private static final String FIND =
+            "SELECT " + COLUMNS + " FROM refunds WHERE channel = ? AND out_trade_no = ?" + " AND out_refund_no = ?";
+    private static final String FOR_ORDER = "SELECT " + COLUMNS + " FROM refunds WHERE order_id = ? ORDER BY id";
+    /**
+     * Creates the refund or moves it to its new status. The conflict target is the unique refund identity: should
+     * the row lock ever fail to serialise two writers, the second one updates instead of adding a second refund.
+     */
+    private static final String UPSERT = "INSERT INTO refunds (order_id, channel, out_trade_no, out_refund_no,"
+            + " refund_id, amount_minor, status, succeeded_at, created_at, updated_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " ON CONFLICT (channel, out_trade_no, out_refund_no) DO UPDATE SET"
+            + " refund_id = coalesce(EXCLUDED.refund_id, refunds.refund_id), amount_minor = EXCLUDED.amount_minor,"
+            + " status = EXCLUDED.status, succeeded_at = EXCLUDED.succeeded_at, updated_at = EXCLUDED.updated_at"
+            + " WHERE refunds.status <> 'SUCCESS' AND refunds.status <> 'CLOSED'";
+
+    private Refunds() {}
+
+    /** The refund of that identity, or null. */
+    public static RefundRow find(Connection c, String channel, String outTradeNo, String outRefundNo)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(FIND)) {
+            ps.setString(1, channel);
+            ps.setString(2, outTradeNo);
+            ps.setString(3, outRefundNo);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? map(rs) : null;
+            }
+        }
+    }
+
+    /** An order's refunds, oldest first. */
+    public static List<RefundRow> forOrder(Connection c, long orderId) throws SQLException {
+        return Rows.list(c, FOR_ORDER, List.of(orderId), Refunds::map);
+    }
+
+    /**
+     * Writes a decided change. A final refund (SUCCESS or CLOSED) is never changed again: the conditional update
+     * refuses, and that refusal under the row lock means the decision was made on a stale row, so nothing commits.
+     */
+    public static void apply(
+            Connection c, long orderId, String channel, String outTradeNo, RefundChange change, Instant now)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(UPSERT)) {
+            ps.setLong(1, orderId);
+            ps.setString(2, channel);
+            ps.setString(3, outTradeNo);
+            ps.setString(4, change.outRefundNo());
+            ps.setString(5, change.refundId());
+            ps.setLong(6, change.amount());
+            ps.setString(7, change.status().name());
+            ps.setTimestamp(8, change.succeededAt() == null ? null : Timestamp.from(change.succeededAt()));
+            ps.setTimestamp(9, Timestamp.from(now));
+            ps.setTimestamp(10, Timestamp.from(now));
+            if (ps.executeUpdate() != 1) {
+                throw new IllegalStateException("refund changed under its order's row lock");
+            }
+        }
+    }
+
+    private static RefundRow map(ResultSet rs) throws SQLException {
+        return new RefundRow(
+                rs.getLong(1),
+                rs.getLong(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getLong(5),
+                RefundStatus.valueOf(rs.getString(6)),
+                Rows.instant(rs.getTimestamp(7)),
+                Rows.instant(rs.getTimestamp(8)),
+                Rows.instant(rs.getTimestamp(9)));
+    }
+}
