@@ -5,12 +5,17 @@ import io.quarkus.runtime.Startup;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.EnumMap;
 import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -68,6 +73,12 @@ public class ChannelRegistry {
         this.adminTokens = List.copyOf(tokens);
 
         ConfigChecks.positive(config.idempotency().retention(), "paynotify.idempotency.retention");
+        ConfigChecks.positive(config.events().retention(), "paynotify.events.retention");
+        ConfigChecks.increasing(config.webhooks().retrySchedule(), "paynotify.webhooks.retry-schedule");
+        Duration lease = ConfigChecks.positive(config.webhooks().lease(), "paynotify.webhooks.lease");
+        if (lease.compareTo(Duration.ofSeconds(60)) > 0) {
+            throw new ConfigProblem("paynotify.webhooks.lease must be at most 60s");
+        }
     }
 
     /** The channel of that name, if configured. */
@@ -132,7 +143,56 @@ public class ChannelRegistry {
                 throw new ConfigProblem(prefix + "channels names an unknown channel \"" + ch + "\"");
             }
         }
-        return new ClientCredentials(id, List.copyOf(secrets), allowed);
+        return new ClientCredentials(id, List.copyOf(secrets), allowed, webhook(prefix, c));
+    }
+
+    /** The client's webhook: an absolute http(s) URL and one or more {@code whsec_} secrets, or none. */
+    private static ClientCredentials.Webhook webhook(String prefix, PaynotifyConfig.ClientConfig c) {
+        Optional<String> url = c.webhookUrl().filter(v -> !v.isBlank());
+        if (url.isEmpty()) {
+            if (c.webhookSecret().filter(v -> !v.isBlank()).isPresent()) {
+                throw new ConfigProblem(prefix + "webhook-secret is set without a webhook-url");
+            }
+            return null;
+        }
+        URI uri;
+        try {
+            uri = new URI(url.get().strip());
+        } catch (URISyntaxException e) {
+            throw new ConfigProblem(prefix + "webhook-url must be an absolute http or https URL");
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        if (!uri.isAbsolute()
+                || !(scheme.equals("http") || scheme.equals("https"))
+                || uri.getHost() == null
+                || uri.getUserInfo() != null
+                || uri.getFragment() != null) {
+            throw new ConfigProblem(prefix + "webhook-url must be an absolute http or https URL");
+        }
+        var secrets = new ArrayList<byte[]>();
+        for (String secret : list(required(c.webhookSecret(), prefix, "webhook-secret"), prefix, "webhook-secret")) {
+            secrets.add(webhookSecret(secret, prefix));
+        }
+        return new ClientCredentials.Webhook(uri, List.copyOf(secrets));
+    }
+
+    /** {@code whsec_} + base64 of 24 to 64 bytes (Standard Webhooks); the decoded bytes are the HMAC key. */
+    private static byte[] webhookSecret(String secret, String prefix) {
+        String problem =
+                prefix + "webhook-secret: every secret must be whsec_ followed by the base64 of 24 to 64 bytes";
+        if (!secret.startsWith("whsec_")) {
+            throw new ConfigProblem(problem);
+        }
+        byte[] key;
+        try {
+            key = Base64.getDecoder().decode(secret.substring("whsec_".length()));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigProblem(problem);
+        }
+        if (key.length < 24 || key.length > 64) {
+            throw new ConfigProblem(problem);
+        }
+        return key;
     }
 
     /** Two channels of one provider must never both accept one notification. */

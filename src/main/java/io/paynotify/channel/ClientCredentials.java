@@ -1,17 +1,37 @@
 package io.paynotify.channel;
 
+import java.net.URI;
 import java.util.List;
 import java.util.Set;
 
 /**
- * A merchant API client: its HMAC secrets (several during a rotation) and the channels it may use.
- * {@link #toString()} never shows a secret.
+ * A merchant API client: its HMAC secrets (several during a rotation), the channels it may use, and where its
+ * events are delivered, if anywhere. {@link #toString()} never shows a secret.
+ *
+ * @param webhook the client's webhook, or null when it only pulls events
  */
-public record ClientCredentials(String id, List<byte[]> secrets, Set<String> channels) {
+public record ClientCredentials(String id, List<byte[]> secrets, Set<String> channels, Webhook webhook) {
+
+    /**
+     * A client's webhook (CONTRACT.md §8).
+     *
+     * @param url an absolute http or https URL
+     * @param secrets the decoded bytes of each {@code whsec_} secret, several during a rotation
+     */
+    public record Webhook(URI url, List<byte[]> secrets) {
+        @Override
+        public String toString() {
+            return "Webhook[" + url + ", " + secrets.size() + " secret(s)]";
+        }
+    }
+
+    public ClientCredentials(String id, List<byte[]> secrets, Set<String> channels) {
+        this(id, secrets, channels, null);
+    }
 
     @Override
     public String toString() {
-        return "Client[" + id + ", " + channels + "]";
+        return "Client[" + id + ", " + channels + (webhook == null ? "" : ", " + webhook.url()) + "]";
     }
 
     @Override

@@ -28,6 +28,12 @@ public interface PaynotifyConfig {
     /** {@code paynotify.idempotency.*}. */
     Idempotency idempotency();
 
+    /** {@code paynotify.events.*}: the merchant events of the outbox. */
+    Events events();
+
+    /** {@code paynotify.webhooks.*}: how events are delivered to the merchants' webhooks. */
+    Webhooks webhooks();
+
     interface ChannelConfig {
         /** {@code provider}: WECHATPAY_V2, WECHATPAY_V3 or ALIPAY (required). */
         Optional<String> provider();
@@ -71,11 +77,44 @@ public interface PaynotifyConfig {
 
         /** {@code channels}: the channels this client may use, comma-separated. */
         Optional<String> channels();
+
+        /** {@code webhook-url}: where this client's events are delivered, an absolute http(s) URL (optional). */
+        @WithName("webhook-url")
+        Optional<String> webhookUrl();
+
+        /**
+         * {@code webhook-secret}: {@code whsec_} + base64 of 24–64 bytes, required with a webhook-url; several
+         * comma-separated during a rotation (each delivery is then signed with each).
+         */
+        @WithName("webhook-secret")
+        Optional<String> webhookSecret();
     }
 
     interface Admin {
         /** {@code paynotify.admin.tokens}: bearer tokens for {@code /admin}, each at least 32 characters. */
         Optional<List<String>> tokens();
+    }
+
+    interface Events {
+        /** {@code paynotify.events.retention}: how long events, deliveries and attempts are kept. */
+        @WithDefault("30d")
+        Duration retention();
+    }
+
+    interface Webhooks {
+        /** {@code paynotify.webhooks.retry-schedule}: the delays after failed attempts 1..n (each ±20 %). */
+        @WithName("retry-schedule")
+        @WithDefault("5s,30s,2m,10m,30m,1h,2h,4h,8h,12h")
+        List<Duration> retrySchedule();
+
+        /** {@code paynotify.webhooks.lease}: how long a replica holds a claimed delivery (at most 60 s). */
+        @WithDefault("60s")
+        Duration lease();
+
+        /** {@code paynotify.webhooks.allow-loopback}: allow loopback and link-local targets (dev and tests only). */
+        @WithName("allow-loopback")
+        @WithDefault("false")
+        boolean allowLoopback();
     }
 
     interface Idempotency {

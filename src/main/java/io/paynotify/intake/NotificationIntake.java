@@ -6,6 +6,7 @@ import io.paynotify.core.order.Decision;
 import io.paynotify.core.order.OrderState;
 import io.paynotify.core.order.OrderStateMachine;
 import io.paynotify.core.order.RefundSnapshot;
+import io.paynotify.events.EventOutbox;
 import io.paynotify.persistence.Notifications;
 import io.paynotify.persistence.OrderRow;
 import io.paynotify.persistence.Orders;
@@ -18,6 +19,7 @@ import java.sql.Connection;
 import java.sql.SQLException;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
@@ -60,14 +62,16 @@ public class NotificationIntake {
 
     private final Transactions transactions;
     private final IntakeFaults faults;
+    private final EventOutbox outbox;
     private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     private final ConcurrentHashMap<String, Integer> admitted = new ConcurrentHashMap<>();
     private final CappedOrders capped = new CappedOrders();
 
     @Inject
-    public NotificationIntake(Transactions transactions, IntakeFaults faults) {
+    public NotificationIntake(Transactions transactions, IntakeFaults faults, EventOutbox outbox) {
         this.transactions = transactions;
         this.faults = faults;
+        this.outbox = outbox;
         for (int i = 0; i < STRIPES; i++) {
             stripes[i] = new ReentrantLock();
         }
@@ -78,8 +82,9 @@ public class NotificationIntake {
      *
      * @param decision what the state machine decided
      * @param recorded whether the delivery was stored (false past the per-order cap)
+     * @param events how many merchant events the decision wrote (CONTRACT.md §8)
      */
-    public record Result(Decision decision, boolean recorded) {}
+    public record Result(Decision decision, boolean recorded, int events) {}
 
     /** Too many deliveries of one order are in this process already: answer 503 at once; the provider retries. */
     public static final class Busy extends RuntimeException {
@@ -127,6 +132,9 @@ public class NotificationIntake {
                 if (!result.recorded()) {
                     capped.add(key);
                 }
+                if (result.events() > 0) {
+                    outbox.wake();
+                }
                 return result;
             } finally {
                 stripe.unlock();
@@ -173,7 +181,7 @@ public class NotificationIntake {
                 return null;
             }
             Decision d = OrderStateMachine.decide(order.snapshot(), refund(c, order, n), n, transactionElsewhere(c, n));
-            return d.changesNothing(order.attention()) ? new Result(d, false) : null;
+            return d.changesNothing(order.attention()) ? new Result(d, false, 0) : null;
         });
     }
 
@@ -183,10 +191,14 @@ public class NotificationIntake {
                 order == null ? null : order.snapshot(), refund(c, order, n), n, transactionElsewhere(c, n));
         boolean recorded = Notifications.insertCapped(c, n, order == null ? null : order.id(), d);
         faults.afterNotificationInsert(n);
+        int events = 0;
         if (order != null) {
+            List<String> added = d.addedAttention(order.attention());
             apply(c, n, order, d);
+            // in this transaction: the events exist if and only if the change commits
+            events = outbox.afterDecision(c, n.channel(), n.outTradeNo(), d, added);
         }
-        return new Result(d, recorded);
+        return new Result(d, recorded, events);
     }
 
     /** The refund a REFUND notice names, as it stands (protected by the order's row lock), or null. */

@@ -3,6 +3,7 @@ package io.paynotify.merchant;
 import io.paynotify.channel.Channel;
 import io.paynotify.channel.ChannelRegistry;
 import io.paynotify.channel.ClientCredentials;
+import io.paynotify.events.EventOutbox;
 import io.paynotify.http.ApiAnswer;
 import io.paynotify.http.OrderJson;
 import io.paynotify.http.Problem;
@@ -29,13 +30,20 @@ public class OrderApi {
     private final ChannelRegistry registry;
     private final IdempotencyKeys keys;
     private final Transactions transactions;
+    private final EventOutbox outbox;
     private final Clock clock;
 
     @Inject
-    public OrderApi(ChannelRegistry registry, IdempotencyKeys keys, Transactions transactions, Clock clock) {
+    public OrderApi(
+            ChannelRegistry registry,
+            IdempotencyKeys keys,
+            Transactions transactions,
+            EventOutbox outbox,
+            Clock clock) {
         this.registry = registry;
         this.keys = keys;
         this.transactions = transactions;
+        this.outbox = outbox;
         this.clock = clock;
     }
 
@@ -95,7 +103,7 @@ public class OrderApi {
 
     /** {@code POST …/close}: 200 order in CLOSED (also when closed already); 409 when paid; 404; 400; 403. */
     IdempotencyKeys.Outcome close(ClientCredentials client, ApiPaths.Match m, String key, byte[] body) {
-        return keys.execute(scope(client, m, key), body, c -> {
+        IdempotencyKeys.Outcome outcome = keys.execute(scope(client, m, key), body, c -> {
             Channel channel;
             String outTradeNo;
             try {
@@ -113,13 +121,23 @@ public class OrderApi {
                 return noOrder();
             }
             return switch (o.state()) {
-                case PENDING -> ApiAnswer.json(200, OrderJson.render(Orders.close(c, o.id(), o.attention(), now())));
+                case PENDING -> {
+                    OrderRow closed = Orders.close(c, o.id(), o.attention(), now());
+                    // in the key's transaction: the event exists if and only if the close commits
+                    outbox.closedByMerchant(c, closed);
+                    yield ApiAnswer.json(200, OrderJson.render(closed));
+                }
                 case CLOSED -> ApiAnswer.json(200, OrderJson.render(o));
                 default ->
                     Problem.conflict("order-paid", "The order is paid and cannot be closed.", null)
                             .toAnswer();
             };
         });
+        // a committed close wrote its event: let the delivery worker start now (a replay wakes it needlessly)
+        if (outcome.answer().status() == 200 && !outcome.replayed()) {
+            outbox.wake();
+        }
+        return outcome;
     }
 
     private static IdempotencyKeys.Scope scope(ClientCredentials client, ApiPaths.Match m, String key) {

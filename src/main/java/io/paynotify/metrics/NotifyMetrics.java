@@ -29,6 +29,8 @@ import java.util.concurrent.TimeUnit;
  *       <td>recorded deliveries (reason {@code none} for APPLIED and DUPLICATE)</td></tr>
  *   <tr><td>{@code paynotify_refund_notifications_total{channel,provider,outcome,reason}}</td>
  *       <td>the refund notices among them (CONTRACT.md §7)</td></tr>
+ *   <tr><td>{@code paynotify_webhook_attempts_total{client,result}}</td>
+ *       <td>webhook delivery attempts: {@code success}, {@code failure}, {@code gone} (a 410)</td></tr>
  *   <tr><td>{@code paynotify_notifications_rejected_total{channel,provider,cause}}</td>
  *       <td>deliveries refused before the state machine: counted, never stored</td></tr>
  *   <tr><td>{@code paynotify_ack_latency_seconds{provider,status}}</td>
@@ -52,6 +54,7 @@ public class NotifyMetrics {
     static final String NOTIFICATIONS = "paynotify.notifications";
     static final String REJECTED = "paynotify.notifications.rejected";
     static final String REFUNDS = "paynotify.refund.notifications";
+    static final String WEBHOOK_ATTEMPTS = "paynotify.webhook.attempts";
     static final String ACK_LATENCY = "paynotify.ack.latency";
     static final String IDEMPOTENCY_REPLAYS = "paynotify.idempotency.replays";
     static final String IDEMPOTENCY_CONFLICTS = "paynotify.idempotency.conflicts";
@@ -158,6 +161,21 @@ public class NotifyMetrics {
                 .serviceLevelObjectives(LATENCY_BUCKETS)
                 .register(registry)
                 .record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** One attempt of a webhook delivery, by client and result ({@code success}, {@code failure}, {@code gone}). */
+    public void webhookAttempt(String client, String result) {
+        Counter.builder(WEBHOOK_ATTEMPTS)
+                .description("Webhook delivery attempts, by client and result")
+                .tag("client", clientLabel(client))
+                .tag("result", result)
+                .register(registry)
+                .increment();
+    }
+
+    /** A configured client id, else {@value #UNKNOWN}. */
+    String clientLabel(String client) {
+        return channels.client(client).isPresent() ? client : UNKNOWN;
     }
 
     /** An Idempotency-Key request answered with the stored answer. */

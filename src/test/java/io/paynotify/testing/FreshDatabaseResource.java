@@ -33,6 +33,7 @@ public class FreshDatabaseResource implements QuarkusTestResourceLifecycleManage
             throw new IllegalStateException("cannot start the test database proxy", e);
         }
         TcpProxy.heal();
+        WebhookReceiver.reservePort();
         var config = new HashMap<String, String>(TestChannels.config());
         config.put("quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + database);
         config.put("pntest.direct-jdbc-url", "jdbc:postgresql://127.0.0.1:5432/" + database);

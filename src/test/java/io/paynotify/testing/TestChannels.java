@@ -52,6 +52,32 @@ public final class TestChannels {
 
     public static final String ADMIN_TOKEN = "admin-token-0123456789abcdefghijklmnop";
 
+    /** A v2 channel whose orders produce webhook deliveries (no other test channel has subscribers with webhooks). */
+    public static final String WX_HOOK = "wx-hook";
+
+    public static final String WX_HOOK_APPID = "wxhook0000000001";
+    public static final String WX_HOOK_MCH = "10000300";
+    public static final String WX_HOOK_KEY = "hookhookhookhookhookhookhookho32";
+
+    /** A client with a webhook at /a of the test receiver, signed with two secrets (a rotation). */
+    public static final String HOOK_A = "hook-a";
+
+    public static final String HOOK_A_SECRET = "hook-a-secret-0123456789abcdefghijklmn";
+    public static final String HOOK_A_WHSEC_1 = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+    public static final String HOOK_A_WHSEC_2 = "whsec_"
+            + java.util.Base64.getEncoder()
+                    .encodeToString("a second webhook secret, 40 bytes long!!"
+                            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+
+    /** A second client on the same channel, webhook at /b of the test receiver, one secret. */
+    public static final String HOOK_B = "hook-b";
+
+    public static final String HOOK_B_SECRET = "hook-b-secret-0123456789abcdefghijklmn";
+    public static final String HOOK_B_WHSEC = "whsec_"
+            + java.util.Base64.getEncoder()
+                    .encodeToString("the webhook secret of client hook-b 1234"
+                            .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+
     private TestChannels() {}
 
     /**
@@ -118,6 +144,25 @@ public final class TestChannels {
         c.put("paynotify.clients.\"" + CLIENT_B + "\".secret", CLIENT_B_SECRET);
         c.put("paynotify.clients.\"" + CLIENT_B + "\".channels", WX_HMAC + "," + ALI_RSA);
         c.put("paynotify.admin.tokens", ADMIN_TOKEN);
+
+        put(c, WX_HOOK, "provider", "WECHATPAY_V2");
+        put(c, WX_HOOK, "app-id", WX_HOOK_APPID);
+        put(c, WX_HOOK, "mch-id", WX_HOOK_MCH);
+        put(c, WX_HOOK, "api-key", WX_HOOK_KEY);
+        put(c, WX_HOOK, "sign-types", "MD5,HMAC-SHA256");
+        String receiver = "http://127.0.0.1:" + System.getProperty(WebhookReceiver.PORT, "9");
+        c.put("paynotify.clients.\"" + HOOK_A + "\".secret", HOOK_A_SECRET);
+        c.put("paynotify.clients.\"" + HOOK_A + "\".channels", WX_HOOK);
+        c.put("paynotify.clients.\"" + HOOK_A + "\".webhook-url", receiver + "/a");
+        c.put("paynotify.clients.\"" + HOOK_A + "\".webhook-secret", HOOK_A_WHSEC_1 + "," + HOOK_A_WHSEC_2);
+        c.put("paynotify.clients.\"" + HOOK_B + "\".secret", HOOK_B_SECRET);
+        c.put("paynotify.clients.\"" + HOOK_B + "\".channels", WX_HOOK);
+        c.put("paynotify.clients.\"" + HOOK_B + "\".webhook-url", receiver + "/b");
+        c.put("paynotify.clients.\"" + HOOK_B + "\".webhook-secret", HOOK_B_WHSEC);
+        // short schedules, so that retries, failures and lapsed leases happen within a test
+        c.put("paynotify.webhooks.allow-loopback", "true");
+        c.put("paynotify.webhooks.retry-schedule", "1s,2s");
+        c.put("paynotify.webhooks.lease", "3s");
         return c;
     }
 

@@ -1,0 +1,123 @@
+package io.paynotify.events;
+
+import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.channel.ClientCredentials;
+import io.paynotify.core.event.EventType;
+import io.paynotify.core.order.Decision;
+import io.paynotify.core.order.OrderState;
+import io.paynotify.core.order.Outcome;
+import io.paynotify.core.order.RefundStatus;
+import io.paynotify.persistence.Deliveries;
+import io.paynotify.persistence.Events;
+import io.paynotify.persistence.OrderRow;
+import io.paynotify.persistence.Orders;
+import io.paynotify.persistence.RefundRow;
+import io.paynotify.persistence.Refunds;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
+import java.security.SecureRandom;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The transactional outbox (CONTRACT.md §8). Its methods run on the caller's connection, inside the transaction that
+ * makes the change, so an event exists if and only if its change committed. Each event gets one delivery row per
+ * client whose channels include the order's channel and that has a webhook; every such client also sees it in the
+ * pull list. After the caller's commit, {@link #wake()} lets this replica's delivery worker start at once.
+ */
+@ApplicationScoped
+public class EventOutbox {
+
+    private static final char[] ALPHABET =
+            "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz".toCharArray();
+
+    private final ChannelRegistry registry;
+    private final Clock clock;
+    private final DeliveryWorker worker;
+    private final SecureRandom random = new SecureRandom();
+
+    @Inject
+    public EventOutbox(ChannelRegistry registry, Clock clock, DeliveryWorker worker) {
+        this.registry = registry;
+        this.clock = clock;
+        this.worker = worker;
+    }
+
+    /**
+     * Writes the events a notification's decision causes, in the caller's transaction, after the order and refund
+     * rows were changed: {@code order.paid}, {@code order.closed}, {@code order.refunded}, and one
+     * {@code order.attention} per reason added (the cell's own reason first).
+     *
+     * @param addedAttention the reasons the decision added to the order's attention
+     * @return how many events were written
+     */
+    public int afterDecision(Connection c, String channel, String outTradeNo, Decision d, List<String> addedAttention)
+            throws SQLException {
+        var types = new ArrayList<EventType>();
+        if (d.pays()) {
+            types.add(EventType.ORDER_PAID);
+        }
+        if (d.outcome() == Outcome.APPLIED && d.newState() == OrderState.CLOSED) {
+            types.add(EventType.ORDER_CLOSED);
+        }
+        boolean refunded = d.outcome() == Outcome.APPLIED
+                && d.refund() != null
+                && d.refund().status() == RefundStatus.SUCCESS;
+        if (refunded) {
+            types.add(EventType.ORDER_REFUNDED);
+        }
+        if (types.isEmpty() && addedAttention.isEmpty()) {
+            return 0;
+        }
+        OrderRow order = Orders.find(c, channel, outTradeNo);
+        RefundRow refund =
+                refunded ? Refunds.find(c, channel, outTradeNo, d.refund().outRefundNo()) : null;
+        int written = 0;
+        for (EventType t : types) {
+            write(c, t, order, refund, null);
+            written++;
+        }
+        for (String reason : addedAttention) {
+            write(c, EventType.ORDER_ATTENTION, order, null, reason);
+            written++;
+        }
+        return written;
+    }
+
+    /** {@code order.closed} for a close by the merchant API, in its transaction. */
+    public void closedByMerchant(Connection c, OrderRow closed) throws SQLException {
+        write(c, EventType.ORDER_CLOSED, closed, null, null);
+    }
+
+    /** Lets this replica's delivery worker look for work now (call after the commit). */
+    public void wake() {
+        worker.wake();
+    }
+
+    private void write(Connection c, EventType type, OrderRow order, RefundRow refund, String reason)
+            throws SQLException {
+        String id = newId();
+        Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
+        byte[] body = EventJson.render(id, type, now, order, refund, reason);
+        long row = Events.insert(c, id, type.wireName(), order.channel(), order.outTradeNo(), order.id(), body, now);
+        for (ClientCredentials client : registry.clients().values()) {
+            if (client.webhook() != null && client.channels().contains(order.channel())) {
+                Deliveries.insert(c, row, client.id(), client.webhook().url().toString(), order.id());
+            }
+        }
+    }
+
+    /** {@code evt_} + 26 random characters of [0-9A-Za-z] (about 154 bits). */
+    String newId() {
+        var sb = new StringBuilder("evt_");
+        for (int i = 0; i < 26; i++) {
+            sb.append(ALPHABET[random.nextInt(ALPHABET.length)]);
+        }
+        return sb.toString();
+    }
+}

@@ -1,0 +1,363 @@
+package io.paynotify.persistence;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+
+/**
+ * Every statement on {@code deliveries}, {@code delivery_attempts} and {@code webhook_endpoints}. A delivery is
+ * claimed with {@code FOR UPDATE SKIP LOCKED} and a lease (so one replica attempts it at a time, and a dead
+ * replica's claim lapses), and its attempt is recorded only while that lease is still the claimer's. Due times and
+ * leases use PostgreSQL's clock, never a replica's.
+ */
+public final class Deliveries {
+
+    /** Rows per claim or retention statement, at most. */
+    public static final int BATCH = 100;
+
+    private static final String COLUMNS = "id, event_id, client_id, webhook_url, state, attempts, next_attempt_at,"
+            + " lease_until, last_attempt_at, last_status, last_error";
+    private static final String INSERT = "INSERT INTO deliveries (event_id, client_id, webhook_url, order_id, state,"
+            + " next_attempt_at, created_at) VALUES (?, ?, ?, ?, 'PENDING', now(), now())";
+    /**
+     * Due, unclaimed (or with a lapsed lease), to an enabled webhook, and not behind an earlier PENDING delivery of
+     * the same client and order; locked rows are skipped so that replicas never wait on each other.
+     */
+    private static final String CLAIM = "WITH due AS (SELECT d.id FROM deliveries d WHERE d.state = 'PENDING'"
+            + " AND d.next_attempt_at <= now() AND (d.lease_until IS NULL OR d.lease_until < now())"
+            + " AND d.client_id <> ALL (?)"
+            + " AND NOT EXISTS (SELECT 1 FROM webhook_endpoints w WHERE w.client_id = d.client_id"
+            + " AND w.webhook_url = d.webhook_url AND w.disabled_at IS NOT NULL)"
+            + " AND NOT EXISTS (SELECT 1 FROM deliveries e WHERE e.client_id = d.client_id AND e.order_id = d.order_id"
+            + " AND e.state = 'PENDING' AND e.id < d.id)"
+            + " ORDER BY d.next_attempt_at, d.id LIMIT ? FOR UPDATE OF d SKIP LOCKED)"
+            + " UPDATE deliveries SET lease_until = now() + make_interval(secs => ?), lease_token = ?"
+            + " FROM due, events ev WHERE deliveries.id = due.id AND ev.id = deliveries.event_id"
+            + " RETURNING deliveries.id, ev.event_id, deliveries.client_id, deliveries.webhook_url, ev.body,"
+            + " deliveries.attempts";
+
+    private static final String SUCCEEDED = "UPDATE deliveries SET state = 'SUCCEEDED', attempts = attempts + 1,"
+            + " last_attempt_at = ?, last_status = ?, last_error = NULL, lease_until = NULL, lease_token = NULL"
+            + " WHERE id = ? AND lease_token = ?";
+    private static final String FAILED = "UPDATE deliveries SET state = 'FAILED', attempts = attempts + 1,"
+            + " last_attempt_at = ?, last_status = ?, last_error = ?, lease_until = NULL, lease_token = NULL"
+            + " WHERE id = ? AND lease_token = ?";
+    private static final String RETRY = "UPDATE deliveries SET attempts = attempts + 1,"
+            + " next_attempt_at = now() + make_interval(secs => ?), last_attempt_at = ?, last_status = ?,"
+            + " last_error = ?, lease_until = NULL, lease_token = NULL WHERE id = ? AND lease_token = ?";
+    private static final String ATTEMPT =
+            "INSERT INTO delivery_attempts (delivery_id, at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?)";
+    private static final String DISABLE = "INSERT INTO webhook_endpoints (client_id, webhook_url, disabled_at)"
+            + " VALUES (?, ?, now()) ON CONFLICT (client_id, webhook_url) DO UPDATE SET disabled_at = now()";
+    private static final String ENABLE =
+            "UPDATE webhook_endpoints SET disabled_at = NULL WHERE client_id = ? AND webhook_url = ?";
+
+    /** A claimed delivery: everything an attempt needs. */
+    public record Claimed(
+            long deliveryId, String eventId, String clientId, String webhookUrl, byte[] body, int attempts) {
+        @Override
+        public String toString() {
+            return "Claimed[" + deliveryId + " " + eventId + " " + clientId + "]";
+        }
+    }
+
+    /** How a redeliver request ended. */
+    public enum Redeliver {
+        QUEUED,
+        NO_DELIVERY,
+        IN_FLIGHT
+    }
+
+    private Deliveries() {}
+
+    /** A PENDING delivery of an event to one client's webhook, due now. */
+    public static void insert(Connection c, long eventRowId, String clientId, String webhookUrl, long orderId)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+            ps.setLong(1, eventRowId);
+            ps.setString(2, clientId);
+            ps.setString(3, webhookUrl);
+            ps.setLong(4, orderId);
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Claims up to {@code limit} due deliveries for this replica.
+     *
+     * @param busyClients clients that already have as many attempts in flight here as they may
+     */
+    public static List<Claimed> claim(Connection c, int limit, long leaseSeconds, UUID token, List<String> busyClients)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(CLAIM)) {
+            ps.setArray(1, c.createArrayOf("text", busyClients.toArray(new String[0])));
+            ps.setInt(2, Math.min(limit, BATCH));
+            ps.setLong(3, leaseSeconds);
+            ps.setObject(4, token);
+            try (ResultSet rs = ps.executeQuery()) {
+                var out = new ArrayList<Claimed>();
+                while (rs.next()) {
+                    out.add(new Claimed(
+                            rs.getLong(1),
+                            rs.getString(2),
+                            rs.getString(3),
+                            rs.getString(4),
+                            rs.getBytes(5),
+                            rs.getInt(6)));
+                }
+                return out;
+            }
+        }
+    }
+
+    /** The attempt succeeded. False when the lease was lost meanwhile (another replica may attempt it again). */
+    public static boolean succeeded(Connection c, long id, UUID token, Instant at, int status, int durationMs)
+            throws SQLException {
+        boolean mine = update(c, SUCCEEDED, at, status, null, id, token, null);
+        if (mine) {
+            attempt(c, id, at, status, null, durationMs);
+        }
+        return mine;
+    }
+
+    /** The attempt failed and the delivery will not be attempted again. */
+    public static boolean failed(
+            Connection c, long id, UUID token, Instant at, Integer status, String error, int durationMs)
+            throws SQLException {
+        boolean mine = update(c, FAILED, at, status, error, id, token, null);
+        if (mine) {
+            attempt(c, id, at, status, error, durationMs);
+        }
+        return mine;
+    }
+
+    /** The attempt failed; the next one is due after that delay (PostgreSQL's clock). */
+    public static boolean retry(
+            Connection c,
+            long id,
+            UUID token,
+            Instant at,
+            Integer status,
+            String error,
+            int durationMs,
+            long delayMillis)
+            throws SQLException {
+        boolean mine = update(c, RETRY, at, status, error, id, token, delayMillis / 1000.0);
+        if (mine) {
+            attempt(c, id, at, status, error, durationMs);
+        }
+        return mine;
+    }
+
+    private static boolean update(
+            Connection c, String sql, Instant at, Integer status, String error, long id, UUID token, Double delay)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            int i = 1;
+            if (delay != null) {
+                ps.setDouble(i++, delay);
+            }
+            ps.setTimestamp(i++, Timestamp.from(at));
+            if (status == null) {
+                ps.setNull(i++, java.sql.Types.INTEGER);
+            } else {
+                ps.setInt(i++, status);
+            }
+            if (sql != SUCCEEDED) {
+                ps.setString(i++, error);
+            }
+            ps.setLong(i++, id);
+            ps.setObject(i, token);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    private static void attempt(Connection c, long id, Instant at, Integer status, String error, int durationMs)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(ATTEMPT)) {
+            ps.setLong(1, id);
+            ps.setTimestamp(2, Timestamp.from(at));
+            if (status == null) {
+                ps.setNull(3, java.sql.Types.INTEGER);
+            } else {
+                ps.setInt(3, status);
+            }
+            ps.setString(4, error);
+            ps.setInt(5, durationMs);
+            ps.executeUpdate();
+        }
+    }
+
+    /** A {@code 410 Gone}: nothing more goes to this client's webhook until an operator enables it. */
+    public static void disable(Connection c, String clientId, String webhookUrl) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(DISABLE)) {
+            ps.setString(1, clientId);
+            ps.setString(2, webhookUrl);
+            ps.executeUpdate();
+        }
+    }
+
+    /** The webhook takes deliveries again; its waiting deliveries resume. */
+    public static void enable(Connection c, String clientId, String webhookUrl) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(ENABLE)) {
+            ps.setString(1, clientId);
+            ps.setString(2, webhookUrl);
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Puts an event's delivery (to one client, or every delivery of the event) back to PENDING, due now, its
+     * attempt count reset, whatever its state, unless an attempt of it is in flight.
+     */
+    public static Redeliver redeliver(Connection c, long eventRowId, String clientId) throws SQLException {
+        String where = " WHERE event_id = ?" + (clientId == null ? "" : " AND client_id = ?");
+        List<DeliveryRow> rows;
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT " + COLUMNS + " FROM deliveries" + where + " ORDER BY id FOR UPDATE")) {
+            ps.setLong(1, eventRowId);
+            if (clientId != null) {
+                ps.setString(2, clientId);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rows = new ArrayList<>();
+                while (rs.next()) {
+                    rows.add(map(rs));
+                }
+            }
+        }
+        if (rows.isEmpty()) {
+            return Redeliver.NO_DELIVERY;
+        }
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT count(*) FROM deliveries" + where + " AND lease_until > now()")) {
+            ps.setLong(1, eventRowId);
+            if (clientId != null) {
+                ps.setString(2, clientId);
+            }
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                if (rs.getLong(1) > 0) {
+                    return Redeliver.IN_FLIGHT;
+                }
+            }
+        }
+        try (PreparedStatement ps = c.prepareStatement("UPDATE deliveries SET state = 'PENDING', attempts = 0,"
+                + " next_attempt_at = now(), lease_until = NULL, lease_token = NULL" + where)) {
+            ps.setLong(1, eventRowId);
+            if (clientId != null) {
+                ps.setString(2, clientId);
+            }
+            ps.executeUpdate();
+        }
+        return Redeliver.QUEUED;
+    }
+
+    /** The deliveries of these events, by event row id, each in id order. */
+    public static Map<Long, List<DeliveryRow>> forEvents(Connection c, List<Long> eventRowIds) throws SQLException {
+        var out = new LinkedHashMap<Long, List<DeliveryRow>>();
+        if (eventRowIds.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT " + COLUMNS + " FROM deliveries WHERE event_id = ANY (?) ORDER BY id")) {
+            ps.setArray(1, c.createArrayOf("bigint", eventRowIds.toArray(new Long[0])));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    DeliveryRow d = map(rs);
+                    out.computeIfAbsent(d.eventRowId(), k -> new ArrayList<>()).add(d);
+                }
+            }
+        }
+        return out;
+    }
+
+    /** Every attempt of these deliveries, by delivery id, oldest first. */
+    public static Map<Long, List<AttemptRow>> attempts(Connection c, List<Long> deliveryIds) throws SQLException {
+        var out = new LinkedHashMap<Long, List<AttemptRow>>();
+        if (deliveryIds.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps = c.prepareStatement("SELECT delivery_id, at, status, error, duration_ms"
+                + " FROM delivery_attempts WHERE delivery_id = ANY (?) ORDER BY id")) {
+            ps.setArray(1, c.createArrayOf("bigint", deliveryIds.toArray(new Long[0])));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    int status = rs.getInt(3);
+                    Integer statusOrNull = rs.wasNull() ? null : status;
+                    AttemptRow a = new AttemptRow(
+                            rs.getLong(1),
+                            Rows.instant(rs.getTimestamp(2)),
+                            statusOrNull,
+                            rs.getString(4),
+                            rs.getInt(5));
+                    out.computeIfAbsent(a.deliveryId(), k -> new ArrayList<>()).add(a);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * PENDING deliveries past the retention ({@code expired}) or whose client no longer has that webhook
+     * ({@code unsubscribed}) become FAILED, at most {@link #BATCH} per call; the rows changed.
+     *
+     * @param subscriptions the configured {@code client_id} and {@code webhook_url} pairs
+     */
+    public static int failStale(Connection c, Instant expiredBefore, List<String[]> subscriptions) throws SQLException {
+        String[] clients = subscriptions.stream().map(s -> s[0]).toArray(String[]::new);
+        String[] urls = subscriptions.stream().map(s -> s[1]).toArray(String[]::new);
+        String sql = "UPDATE deliveries SET state = 'FAILED', lease_until = NULL, lease_token = NULL,"
+                + " last_error = CASE WHEN created_at < ? THEN 'expired' ELSE 'unsubscribed' END"
+                + " WHERE id IN (SELECT id FROM deliveries WHERE state = 'PENDING' AND (created_at < ?"
+                + " OR (client_id, webhook_url) NOT IN (SELECT * FROM unnest(?::text[], ?::text[])))"
+                + " AND (lease_until IS NULL OR lease_until < now())"
+                + " ORDER BY id LIMIT " + BATCH + " FOR UPDATE SKIP LOCKED)";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setTimestamp(1, Timestamp.from(expiredBefore));
+            ps.setTimestamp(2, Timestamp.from(expiredBefore));
+            ps.setArray(3, c.createArrayOf("text", clients));
+            ps.setArray(4, c.createArrayOf("text", urls));
+            return ps.executeUpdate();
+        }
+    }
+
+    /** PENDING deliveries, the age in seconds of the oldest, and disabled webhooks: for the metrics. */
+    public record Backlog(long pending, double oldestPendingSeconds, long disabledWebhooks) {}
+
+    public static Backlog backlog(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(
+                        "SELECT (SELECT count(*) FROM deliveries WHERE state ="
+                                + " 'PENDING'), (SELECT coalesce(extract(epoch FROM now() - min(created_at)), 0) FROM deliveries"
+                                + " WHERE state = 'PENDING'), (SELECT count(*) FROM webhook_endpoints WHERE disabled_at IS NOT NULL)");
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return new Backlog(rs.getLong(1), rs.getDouble(2), rs.getLong(3));
+        }
+    }
+
+    private static DeliveryRow map(ResultSet rs) throws SQLException {
+        int status = rs.getInt(10);
+        Integer statusOrNull = rs.wasNull() ? null : status;
+        return new DeliveryRow(
+                rs.getLong(1),
+                rs.getLong(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5),
+                rs.getInt(6),
+                Rows.instant(rs.getTimestamp(7)),
+                Rows.instant(rs.getTimestamp(8)),
+                Rows.instant(rs.getTimestamp(9)),
+                statusOrNull,
+                rs.getString(11));
+    }
+}

@@ -1,0 +1,144 @@
+package io.paynotify.persistence;
+
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Timestamp;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Every statement on {@code events}, and its one row mapping ({@link EventRow}). Events are inserted inside the
+ * transaction of the change they report; nothing ever updates one.
+ */
+public final class Events {
+
+    /** Rows per retention DELETE, at most. */
+    public static final int BATCH = 1000;
+
+    private static final String COLUMNS = "id, event_id, type, channel, out_trade_no, order_id, body, created_at";
+    private static final String INSERT = "INSERT INTO events (event_id, type, channel, out_trade_no, order_id, body,"
+            + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id";
+    private static final String FIND = "SELECT " + COLUMNS + " FROM events WHERE event_id = ?";
+    /**
+     * The pull list: only events whose inserting transaction is older than every transaction still running, so that
+     * an event committed later with a lower id can never be skipped by a cursor that went past it.
+     */
+    private static final String VISIBLE = " AND xid < pg_snapshot_xmin(pg_current_snapshot())";
+
+    private static final String DELETE_OLD = "DELETE FROM events WHERE id IN (SELECT e.id FROM events e"
+            + " WHERE e.created_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id"
+            + " AND d.state = 'PENDING') ORDER BY e.id LIMIT " + BATCH + " FOR UPDATE SKIP LOCKED)";
+
+    private Events() {}
+
+    /** Inserts an event; its internal id. */
+    public static long insert(
+            Connection c,
+            String eventId,
+            String type,
+            String channel,
+            String outTradeNo,
+            long orderId,
+            byte[] body,
+            Instant createdAt)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(INSERT)) {
+            ps.setString(1, eventId);
+            ps.setString(2, type);
+            ps.setString(3, channel);
+            ps.setString(4, outTradeNo);
+            ps.setLong(5, orderId);
+            ps.setBytes(6, body);
+            ps.setTimestamp(7, Timestamp.from(createdAt));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getLong(1);
+            }
+        }
+    }
+
+    /** The event of that public id, or null. */
+    public static EventRow find(Connection c, String eventId) throws SQLException {
+        List<EventRow> rows = Rows.list(c, FIND, List.of(eventId), Events::map);
+        return rows.isEmpty() ? null : rows.get(0);
+    }
+
+    /**
+     * Events newest first (admin), optionally filtered. {@code client} and {@code state} keep the events that have
+     * a delivery in that state (to that client).
+     */
+    public static List<EventRow> list(
+            Connection c, String type, String channel, String client, String state, Long afterId, int rows)
+            throws SQLException {
+        var sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM events e WHERE true");
+        var args = new ArrayList<Object>();
+        if (type != null) {
+            sql.append(" AND type = ?");
+            args.add(type);
+        }
+        if (channel != null) {
+            sql.append(" AND channel = ?");
+            args.add(channel);
+        }
+        if (client != null || state != null) {
+            sql.append(" AND EXISTS (SELECT 1 FROM deliveries d WHERE d.event_id = e.id");
+            if (client != null) {
+                sql.append(" AND d.client_id = ?");
+                args.add(client);
+            }
+            if (state != null) {
+                sql.append(" AND d.state = ?");
+                args.add(state);
+            }
+            sql.append(")");
+        }
+        if (afterId != null) {
+            sql.append(" AND id < ?");
+            args.add(afterId);
+        }
+        sql.append(" ORDER BY id DESC LIMIT ?");
+        args.add(rows);
+        return Rows.list(c, sql.toString(), args, Events::map);
+    }
+
+    /** The events of these channels after that id, oldest first, that no running transaction can precede. */
+    public static List<EventRow> pull(Connection c, List<String> channels, long afterId, int rows) throws SQLException {
+        String sql = "SELECT " + COLUMNS + " FROM events WHERE channel = ANY (?) AND id > ?" + VISIBLE
+                + " ORDER BY id LIMIT ?";
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setArray(1, c.createArrayOf("text", channels.toArray(new String[0])));
+            ps.setLong(2, afterId);
+            ps.setInt(3, rows);
+            try (ResultSet rs = ps.executeQuery()) {
+                var out = new ArrayList<EventRow>();
+                while (rs.next()) {
+                    out.add(map(rs));
+                }
+                return out;
+            }
+        }
+    }
+
+    /** Deletes up to {@link #BATCH} events older than that and with no PENDING delivery; the rows deleted. */
+    public static int deleteOld(Connection c, Instant before) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(DELETE_OLD)) {
+            ps.setTimestamp(1, Timestamp.from(before));
+            return ps.executeUpdate();
+        }
+    }
+
+    private static EventRow map(ResultSet rs) throws SQLException {
+        return new EventRow(
+                rs.getLong(1),
+                rs.getString(2),
+                rs.getString(3),
+                rs.getString(4),
+                rs.getString(5),
+                rs.getLong(6),
+                rs.getBytes(7),
+                Rows.instant(rs.getTimestamp(8)));
+    }
+}
