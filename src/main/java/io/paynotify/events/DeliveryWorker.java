@@ -124,10 +124,17 @@ public class DeliveryWorker {
         loop.start();
     }
 
-    /** Stops the loop; attempts in flight still record their outcome. */
+    /** Stops the loop and waits for it to end; attempts in flight still record their outcome. */
     public synchronized void stop() {
         running = false;
         wakeups.release();
+        if (loop != null && loop != Thread.currentThread()) {
+            try {
+                loop.join(5_000);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
     }
 
     /**
