@@ -1,6 +1,8 @@
 /*
  * paynotify dev demo: registers one order per dev channel through the merchant API, then sends each a correctly
- * signed payment notification, as WeChat Pay (v2 and v3) and Alipay would, and prints the orders afterwards.
+ * signed payment notification, as WeChat Pay (v2 and v3) and Alipay would, and prints the orders afterwards. It also
+ * plays the merchant's webhook endpoint (127.0.0.1:8089, the dev profile's webhook-url of dev-shop): every
+ * order.paid event that paynotify delivers there is verified (Standard Webhooks signature) and printed.
  *
  * Run it while `mvn quarkus:dev` is up, from the repository root:
  *
@@ -44,11 +46,16 @@ public class Demo {
     static final String V3_KEY = "devV3devV3devV3devV3devV3devV332";
     static final String V3_SERIAL = "PUB_KEY_ID_0000000000000000000000000000DEV1";
 
+    /** The dev profile's webhook secret of dev-shop (application.properties); dev only. */
+    static final String WEBHOOK_SECRET = "whsec_ZGV2LXdlYmhvb2stc2VjcmV0LWZvci10aGUtZGVtbw==";
+
     static final HttpClient HTTP = HttpClient.newHttpClient();
     static String base;
+    static final java.util.concurrent.CountDownLatch DELIVERED = new java.util.concurrent.CountDownLatch(3);
 
     public static void main(String[] args) throws Exception {
         base = args.length > 0 ? args[0] : "http://localhost:8080";
+        var receiver = webhookReceiver();
         String suffix = Long.toString(System.currentTimeMillis(), 36).toUpperCase();
 
         String wxNo = "DEMO-WX-" + suffix;
@@ -73,6 +80,46 @@ public class Demo {
         var req = HttpRequest.newBuilder(URI.create(base + "/admin/notifications?limit=4"))
                 .header("Authorization", "Bearer " + ADMIN_TOKEN).GET().build();
         show("admin notifications", HTTP.send(req, HttpResponse.BodyHandlers.ofString()));
+
+        System.out.println("\nWaiting for the three order.paid webhook deliveries (at most 10 s)...");
+        boolean all = DELIVERED.await(10, java.util.concurrent.TimeUnit.SECONDS);
+        System.out.println(all ? "All three arrived, signed." : "Not all arrived: see GET /admin/events.");
+        receiver.stop(0);
+    }
+
+    // ---- the merchant's webhook endpoint: Standard Webhooks v1 (webhook-id, webhook-timestamp, webhook-signature)
+
+    static com.sun.net.httpserver.HttpServer webhookReceiver() throws Exception {
+        var server = com.sun.net.httpserver.HttpServer.create(new java.net.InetSocketAddress("127.0.0.1", 8089), 10);
+        server.createContext("/webhooks", ex -> {
+            byte[] body = ex.getRequestBody().readAllBytes();
+            String id = ex.getRequestHeaders().getFirst("webhook-id");
+            String ts = ex.getRequestHeaders().getFirst("webhook-timestamp");
+            String signatures = ex.getRequestHeaders().getFirst("webhook-signature");
+            boolean valid = false;
+            try {
+                Mac mac = Mac.getInstance("HmacSHA256");
+                byte[] key = Base64.getDecoder().decode(WEBHOOK_SECRET.substring("whsec_".length()));
+                mac.init(new SecretKeySpec(key, "HmacSHA256"));
+                mac.update((id + "." + ts + ".").getBytes(StandardCharsets.UTF_8));
+                String expected = "v1," + Base64.getEncoder().encodeToString(mac.doFinal(body));
+                for (String s : signatures.split(" ")) {
+                    valid |= MessageDigest.isEqual(s.getBytes(StandardCharsets.US_ASCII),
+                            expected.getBytes(StandardCharsets.US_ASCII));
+                }
+            } catch (Exception e) {
+                valid = false;
+            }
+            System.out.println("\n== webhook delivery " + id + ", signature " + (valid ? "valid" : "INVALID") + ":");
+            System.out.println(new String(body, StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(valid ? 204 : 400, -1);
+            ex.close();
+            if (valid && new String(body, StandardCharsets.UTF_8).contains("\"order.paid\"")) {
+                DELIVERED.countDown();
+            }
+        });
+        server.start();
+        return server;
     }
 
     // ---- merchant API: X-Signature = hex HMAC-SHA256(secret, METHOD\nTARGET\nTIMESTAMP\nIDEMPOTENCY_KEY\nBODY)

@@ -121,7 +121,7 @@ public final class Deliveries {
     /** The attempt succeeded. False when the lease was lost meanwhile (another replica may attempt it again). */
     public static boolean succeeded(Connection c, long id, UUID token, Instant at, int status, int durationMs)
             throws SQLException {
-        boolean mine = update(c, SUCCEEDED, at, status, null, id, token, null);
+        boolean mine = update(c, SUCCEEDED, false, at, status, null, id, token, null);
         if (mine) {
             attempt(c, id, at, status, null, durationMs);
         }
@@ -132,7 +132,7 @@ public final class Deliveries {
     public static boolean failed(
             Connection c, long id, UUID token, Instant at, Integer status, String error, int durationMs)
             throws SQLException {
-        boolean mine = update(c, FAILED, at, status, error, id, token, null);
+        boolean mine = update(c, FAILED, true, at, status, error, id, token, null);
         if (mine) {
             attempt(c, id, at, status, error, durationMs);
         }
@@ -150,15 +150,24 @@ public final class Deliveries {
             int durationMs,
             long delayMillis)
             throws SQLException {
-        boolean mine = update(c, RETRY, at, status, error, id, token, delayMillis / 1000.0);
+        boolean mine = update(c, RETRY, true, at, status, error, id, token, delayMillis / 1000.0);
         if (mine) {
             attempt(c, id, at, status, error, durationMs);
         }
         return mine;
     }
 
+    /** Runs one of the three outcome updates; {@code withError} when its statement sets {@code last_error}. */
     private static boolean update(
-            Connection c, String sql, Instant at, Integer status, String error, long id, UUID token, Double delay)
+            Connection c,
+            String sql,
+            boolean withError,
+            Instant at,
+            Integer status,
+            String error,
+            long id,
+            UUID token,
+            Double delay)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(sql)) {
             int i = 1;
@@ -171,7 +180,7 @@ public final class Deliveries {
             } else {
                 ps.setInt(i++, status);
             }
-            if (sql != SUCCEEDED) {
+            if (withError) {
                 ps.setString(i++, error);
             }
             ps.setLong(i++, id);

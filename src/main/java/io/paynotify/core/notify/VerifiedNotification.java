@@ -60,42 +60,6 @@ public record VerifiedNotification(
         }
     }
 
-    /** A notification that says nothing about a refund. */
-    public VerifiedNotification(
-            Provider provider,
-            String channel,
-            String outTradeNo,
-            String transactionId,
-            Long amountMinor,
-            String currency,
-            String providerStatus,
-            NotifyClass notifyClass,
-            boolean finishedNotice,
-            Instant paidAt,
-            boolean accountMismatch,
-            String notifyId,
-            byte[] rawBody,
-            String decoded,
-            Instant receivedAt) {
-        this(
-                provider,
-                channel,
-                outTradeNo,
-                transactionId,
-                amountMinor,
-                currency,
-                providerStatus,
-                notifyClass,
-                finishedNotice,
-                paidAt,
-                accountMismatch,
-                notifyId,
-                rawBody,
-                decoded,
-                receivedAt,
-                null);
-    }
-
     /**
      * Starts a notification with what every one has; the rest is optional and named.
      *

@@ -56,22 +56,21 @@ class OrderStateMachineTest {
                             "R1", true, "RID1", RefundStatus.SUCCESS, 10L, false, AMOUNT, null))
                     .build();
         }
-        return new VerifiedNotification(
-                Provider.ALIPAY,
-                "ali-test",
-                "O1",
-                TXN,
-                amount,
-                currency,
-                finished ? "TRADE_FINISHED" : "TRADE_SUCCESS",
-                cls,
-                finished,
-                null,
-                mismatch,
-                "n1",
-                new byte[0],
-                null,
-                Instant.EPOCH);
+        return VerifiedNotification.builder(
+                        Provider.ALIPAY,
+                        "ali-test",
+                        "O1",
+                        cls,
+                        finished ? "TRADE_FINISHED" : "TRADE_SUCCESS",
+                        new byte[0],
+                        Instant.EPOCH)
+                .transactionId(TXN)
+                .amount(amount)
+                .currency(currency)
+                .finishedNotice(finished)
+                .accountMismatch(mismatch)
+                .notifyId("n1")
+                .build();
     }
 
     static VerifiedNotification n(NotifyClass cls) {

@@ -32,22 +32,12 @@ class StateMachineDiagramTest {
     record Case(String column, OrderSnapshot order, String row, VerifiedNotification n, boolean elsewhere) {}
 
     static VerifiedNotification n(NotifyClass cls, long amount, String status, boolean finished, boolean mismatch) {
-        return new VerifiedNotification(
-                Provider.ALIPAY,
-                "c",
-                "O",
-                TXN,
-                amount,
-                "CNY",
-                status,
-                cls,
-                finished,
-                null,
-                mismatch,
-                null,
-                new byte[0],
-                null,
-                Instant.EPOCH);
+        return VerifiedNotification.builder(Provider.ALIPAY, "c", "O", cls, status, new byte[0], Instant.EPOCH)
+                .transactionId(TXN)
+                .amount(amount)
+                .finishedNotice(finished)
+                .accountMismatch(mismatch)
+                .build();
     }
 
     /** A WeChat-style refund notice of a new refund on T-1 (the refund table of api.md decides the rest). */
