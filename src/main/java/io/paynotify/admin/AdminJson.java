@@ -46,12 +46,17 @@ final class AdminJson {
         });
     }
 
-    /** One order with its refunds, as the merchant API shows it. */
+    /**
+     * One order as the merchant API shows it (with its refunds), plus when the provider was last asked about it and
+     * how often (the active query).
+     */
     static byte[] order(OrderRow o, List<RefundRow> refunds) {
         return document(g -> {
             g.writeStartObject();
             OrderJson.writeMembers(g, o);
             OrderJson.writeRefunds(g, refunds);
+            OrderJson.time(g, "lastQueriedAt", o.lastQueriedAt());
+            g.writeNumberField("queryCount", o.queryCount());
             g.writeEndObject();
         });
     }
@@ -84,6 +89,7 @@ final class AdminJson {
         } else {
             g.writeNumberField("amount", n.amount());
         }
+        g.writeStringField("source", n.source());
         g.writeStringField("rawBody", text);
         g.writeStringField("rawBodyBase64", text == null ? Base64.getEncoder().encodeToString(n.rawBody()) : null);
         g.writeFieldName("decoded");

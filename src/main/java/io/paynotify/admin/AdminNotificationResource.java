@@ -32,11 +32,13 @@ public class AdminNotificationResource {
     public byte[] list(
             @QueryParam("outcome") String outcome,
             @QueryParam("channel") String channel,
+            @QueryParam("source") String source,
             @QueryParam("limit") String limit,
             @QueryParam("after") String after) {
         return reads.notifications(
                 Params.outcome(outcome),
                 Params.channel(channel),
+                Params.source(source),
                 Params.limit(limit),
                 Cursor.decode("notifications", after));
     }

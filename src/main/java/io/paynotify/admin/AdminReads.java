@@ -47,9 +47,9 @@ class AdminReads {
         return rows == null ? null : page(rows, limit, "history", NotificationRow::id, AdminJson::notification);
     }
 
-    byte[] notifications(String outcome, String channel, int limit, Long after) {
+    byte[] notifications(String outcome, String channel, String source, int limit, Long after) {
         List<NotificationRow> rows =
-                transactions.autoCommit(c -> Notifications.list(c, outcome, channel, after, limit + 1));
+                transactions.autoCommit(c -> Notifications.list(c, outcome, channel, source, after, limit + 1));
         return page(rows, limit, "notifications", NotificationRow::id, AdminJson::notification);
     }
 

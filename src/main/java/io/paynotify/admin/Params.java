@@ -62,6 +62,14 @@ final class Params {
         return value;
     }
 
+    /** {@code source}: NOTIFY (a provider's delivery) or QUERY (an active query's answer), or absent. */
+    static String source(String value) {
+        if (value != null && !value.equals("NOTIFY") && !value.equals("QUERY")) {
+            throw invalid("source", "source must be NOTIFY or QUERY");
+        }
+        return value;
+    }
+
     /** {@code attention}: {@code true} (flagged orders only) or {@code false} (unflagged only), or absent. */
     static Boolean attention(String value) {
         if (value == null) {

@@ -6,6 +6,7 @@ import java.time.Instant;
  * One row of {@code notifications}: a verified delivery and what it did.
  *
  * @param amount the amount the notice stated in fen, or null
+ * @param source {@code NOTIFY} (a provider's delivery) or {@code QUERY} (an answer of the active query)
  * @param rawBody the body exactly as received (personal data: shown to operators only, never logged)
  * @param decoded the decrypted content as a JSON object text (v3 resource, v2 req_info), or null
  */
@@ -20,6 +21,7 @@ public record NotificationRow(
         String providerStatus,
         String transactionId,
         Long amount,
+        String source,
         byte[] rawBody,
         String decoded) {
 

@@ -18,7 +18,7 @@ public final class Notifications {
     public static final int MAX_RECORDED_PER_ORDER = 500;
 
     private static final String COLUMNS = "id, channel, out_trade_no, provider, received_at, outcome, reason,"
-            + " provider_status, transaction_id, amount_minor, raw_body, decoded";
+            + " provider_status, transaction_id, amount_minor, source, raw_body, decoded";
     private static final String INSERT_CAPPED = "INSERT INTO notifications (channel, provider, out_trade_no,"
             + " order_id, notify_id, provider_status, transaction_id, amount_minor, currency, outcome, reason,"
             + " raw_body, decoded, received_at)"
@@ -91,10 +91,14 @@ public final class Notifications {
     }
 
     /** Notifications newest first (by id), optionally filtered; each filter has its own index (V4). */
-    public static List<NotificationRow> list(Connection c, String outcome, String channel, Long afterId, int rows)
-            throws SQLException {
+    public static List<NotificationRow> list(
+            Connection c, String outcome, String channel, String source, Long afterId, int rows) throws SQLException {
         var sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM notifications WHERE true");
         var args = new ArrayList<Object>();
+        if (source != null) {
+            sql.append(" AND source = ?");
+            args.add(source);
+        }
         if (outcome != null) {
             sql.append(" AND outcome = ?");
             args.add(outcome);
@@ -124,8 +128,9 @@ public final class Notifications {
                 rs.getString(8),
                 rs.getString(9),
                 Rows.longOrNull(rs, 10),
-                rs.getBytes(11),
-                rs.getString(12));
+                rs.getString(11),
+                rs.getBytes(12),
+                rs.getString(13));
     }
 
     private static void setLong(PreparedStatement ps, int index, Long value) throws SQLException {

@@ -12,6 +12,8 @@ import java.util.List;
  * @param attention reason codes, oldest first (append-only)
  * @param paidProviderStatus the provider status of the notification that paid it, or null
  * @param refundedAmount fen refunded so far (refunds in SUCCESS only)
+ * @param lastQueriedAt when the provider was last asked about this order (active query), or null
+ * @param queryCount how often the provider was asked
  */
 public record OrderRow(
         long id,
@@ -28,7 +30,9 @@ public record OrderRow(
         long refundedAmount,
         List<String> attention,
         Instant createdAt,
-        Instant updatedAt) {
+        Instant updatedAt,
+        Instant lastQueriedAt,
+        int queryCount) {
 
     public OrderRow {
         attention = List.copyOf(attention);

@@ -23,7 +23,8 @@ import java.util.List;
 public final class Orders {
 
     private static final String COLUMNS = "id, channel, out_trade_no, provider, amount_minor, currency, description,"
-            + " state, transaction_id, paid_at, paid_provider_status, refunded_minor, attention, created_at, updated_at";
+            + " state, transaction_id, paid_at, paid_provider_status, refunded_minor, attention, created_at, updated_at,"
+            + " last_queried_at, query_count";
     private static final String FIND = "SELECT " + COLUMNS + " FROM orders WHERE channel = ? AND out_trade_no = ?";
     private static final String LOCK = FIND + " FOR UPDATE";
     private static final String INSERT = "INSERT INTO orders (channel, out_trade_no, provider, amount_minor,"
@@ -218,7 +219,9 @@ public final class Orders {
                 rs.getLong(12),
                 textList(rs.getArray(13)),
                 Rows.instant(rs.getTimestamp(14)),
-                Rows.instant(rs.getTimestamp(15)));
+                Rows.instant(rs.getTimestamp(15)),
+                Rows.instant(rs.getTimestamp(16)),
+                rs.getInt(17));
     }
 
     private static List<String> textList(Array array) throws SQLException {

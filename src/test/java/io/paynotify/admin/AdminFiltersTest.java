@@ -170,6 +170,7 @@ class AdminFiltersTest {
                         "providerStatus",
                         "transactionId",
                         "amount",
+                        "source",
                         "rawBody",
                         "rawBodyBase64",
                         "decoded"),

@@ -2,6 +2,7 @@ package io.paynotify.admin;
 
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -9,6 +10,7 @@ import io.paynotify.testing.MerchantClient;
 import io.paynotify.testing.TestChannels;
 import io.paynotify.testing.WechatV2Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +46,30 @@ class OrderJsonAgreementTest {
                 .asByteArray());
 
         assertEquals("SUCCESS", merchant.get("state").asText());
+        // the admin view adds when the provider was last asked about the order, and how often (active query)
+        assertTrue(admin.get("lastQueriedAt").isNull());
+        assertEquals(0, admin.get("queryCount").asInt());
+        ((com.fasterxml.jackson.databind.node.ObjectNode) admin).remove(List.of("lastQueriedAt", "queryCount"));
         assertEquals(merchant, admin);
+
+        // and its notifications say where they came from
+        JsonNode history = json.readTree(given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .get("/admin/orders/" + TestChannels.WX + "/" + no + "/notifications")
+                .then()
+                .statusCode(200)
+                .extract()
+                .asByteArray());
+        assertEquals("NOTIFY", history.get("items").get(0).get("source").asText());
+        given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .get("/admin/notifications?source=QUERY&channel=" + TestChannels.WX)
+                .then()
+                .statusCode(200);
+        given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .get("/admin/notifications?source=ELSEWHERE")
+                .then()
+                .statusCode(400);
     }
 }
