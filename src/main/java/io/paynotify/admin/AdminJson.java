@@ -4,6 +4,9 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import io.paynotify.http.OrderJson;
+import io.paynotify.persistence.AttemptRow;
+import io.paynotify.persistence.DeliveryRow;
+import io.paynotify.persistence.EventRow;
 import io.paynotify.persistence.NotificationRow;
 import io.paynotify.persistence.OrderRow;
 import io.paynotify.persistence.RefundRow;
@@ -16,6 +19,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import java.util.List;
+import java.util.Map;
 
 /**
  * The JSON answers of the admin API (CONTRACT.md §4), written with a streaming generator like the merchant API's:
@@ -122,6 +126,75 @@ final class AdminJson {
         } catch (IOException e) {
             return false;
         }
+    }
+
+    /**
+     * One event as the admin API shows it: the members of the stored event JSON ({@code id}, {@code type},
+     * {@code createdAt}, {@code data}), copied token by token from the bytes every delivery sends, then
+     * {@code "deliveries"}. With {@code attempts} (the detail of one event) each delivery also carries its
+     * {@code attemptLog}, every attempt oldest first.
+     */
+    static void event(JsonGenerator g, EventRow e, List<DeliveryRow> deliveries, Map<Long, List<AttemptRow>> attempts)
+            throws IOException {
+        g.writeStartObject();
+        try (JsonParser p = OrderJson.factory().createParser(e.body())) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw new IOException("the stored event is not a JSON object");
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                g.writeFieldName(p.currentName());
+                p.nextToken();
+                g.copyCurrentStructure(p);
+            }
+        }
+        g.writeArrayFieldStart("deliveries");
+        for (DeliveryRow d : deliveries) {
+            delivery(g, d, attempts == null ? null : attempts.getOrDefault(d.id(), List.of()));
+        }
+        g.writeEndArray();
+        g.writeEndObject();
+    }
+
+    /**
+     * {@code {"client","state","attempts","nextAttemptAt","lastAttemptAt","lastStatus","lastError"}} (and
+     * {@code "attemptLog"} when given). {@code nextAttemptAt} is null unless the delivery is PENDING: a finished
+     * delivery is never attempted again until it is redelivered.
+     */
+    private static void delivery(JsonGenerator g, DeliveryRow d, List<AttemptRow> log) throws IOException {
+        g.writeStartObject();
+        g.writeStringField("client", d.clientId());
+        g.writeStringField("state", d.state());
+        g.writeNumberField("attempts", d.attempts());
+        OrderJson.time(g, "nextAttemptAt", "PENDING".equals(d.state()) ? d.nextAttemptAt() : null);
+        OrderJson.time(g, "lastAttemptAt", d.lastAttemptAt());
+        integer(g, "lastStatus", d.lastStatus());
+        g.writeStringField("lastError", d.lastError());
+        if (log != null) {
+            g.writeArrayFieldStart("attemptLog");
+            for (AttemptRow a : log) {
+                g.writeStartObject();
+                OrderJson.time(g, "at", a.at());
+                integer(g, "status", a.status());
+                g.writeStringField("error", a.error());
+                g.writeNumberField("durationMs", a.durationMs());
+                g.writeEndObject();
+            }
+            g.writeEndArray();
+        }
+        g.writeEndObject();
+    }
+
+    private static void integer(JsonGenerator g, String name, Integer value) throws IOException {
+        if (value == null) {
+            g.writeNullField(name);
+        } else {
+            g.writeNumberField(name, value);
+        }
+    }
+
+    /** One event with its deliveries and every attempt of each. */
+    static byte[] eventDetail(EventRow e, List<DeliveryRow> deliveries, Map<Long, List<AttemptRow>> attempts) {
+        return document(g -> event(g, e, deliveries, attempts));
     }
 
     /** The text when the bytes are valid UTF-8 (malformed input is refused, not replaced), else null. */

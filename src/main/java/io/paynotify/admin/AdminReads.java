@@ -1,5 +1,10 @@
 package io.paynotify.admin;
 
+import io.paynotify.persistence.AttemptRow;
+import io.paynotify.persistence.Deliveries;
+import io.paynotify.persistence.DeliveryRow;
+import io.paynotify.persistence.EventRow;
+import io.paynotify.persistence.Events;
 import io.paynotify.persistence.NotificationRow;
 import io.paynotify.persistence.Notifications;
 import io.paynotify.persistence.OrderRow;
@@ -9,6 +14,7 @@ import io.paynotify.persistence.Transactions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.util.List;
+import java.util.Map;
 import java.util.function.ToLongFunction;
 
 /**
@@ -51,6 +57,43 @@ class AdminReads {
         List<NotificationRow> rows =
                 transactions.autoCommit(c -> Notifications.list(c, outcome, channel, source, after, limit + 1));
         return page(rows, limit, "notifications", NotificationRow::id, AdminJson::notification);
+    }
+
+    /**
+     * Events newest first, each with its deliveries (read right after the page, so a delivery may show a state it
+     * reached after the filter ran).
+     */
+    byte[] events(String type, String channel, String client, String state, int limit, Long after) {
+        EventPage p = transactions.autoCommit(c -> {
+            List<EventRow> rows = Events.list(c, type, channel, client, state, after, limit + 1);
+            List<EventRow> shown = rows.size() > limit ? rows.subList(0, limit) : rows;
+            return new EventPage(
+                    rows,
+                    Deliveries.forEvents(c, shown.stream().map(EventRow::id).toList()));
+        });
+        return page(
+                p.rows(),
+                limit,
+                "events",
+                EventRow::id,
+                (g, e) -> AdminJson.event(g, e, p.deliveries().getOrDefault(e.id(), List.of()), null));
+    }
+
+    private record EventPage(List<EventRow> rows, Map<Long, List<DeliveryRow>> deliveries) {}
+
+    /** One event with its deliveries and every attempt of each, or null. */
+    byte[] event(String eventId) {
+        return transactions.autoCommit(c -> {
+            EventRow e = Events.find(c, eventId);
+            if (e == null) {
+                return null;
+            }
+            List<DeliveryRow> deliveries =
+                    Deliveries.forEvents(c, List.of(e.id())).getOrDefault(e.id(), List.of());
+            Map<Long, List<AttemptRow>> attempts = Deliveries.attempts(
+                    c, deliveries.stream().map(DeliveryRow::id).toList());
+            return AdminJson.eventDetail(e, deliveries, attempts);
+        });
     }
 
     private static <T> byte[] page(

@@ -1,9 +1,11 @@
 package io.paynotify.admin;
 
 import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.core.event.EventType;
 import io.paynotify.http.Problem;
 import io.paynotify.http.ProblemException;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /** Strict parsing of the admin query parameters: a value that is not exactly right is a 400 naming the parameter. */
 final class Params {
@@ -13,6 +15,13 @@ final class Params {
 
     private static final Set<String> STATES = Set.of("PENDING", "SUCCESS", "PARTIALLY_REFUNDED", "REFUNDED", "CLOSED");
     private static final Set<String> OUTCOMES = Set.of("APPLIED", "DUPLICATE", "IGNORED", "ANOMALY");
+    private static final Set<String> DELIVERY_STATES = Set.of("PENDING", "SUCCEEDED", "FAILED");
+
+    /** What a client id may look like in a query: 1 to 255 visible ASCII characters. */
+    private static final Pattern CLIENT_ID = Pattern.compile("[\\x21-\\x7E]{1,255}");
+
+    /** The public id of an event: {@code evt_} and 26 characters of [0-9A-Za-z]. */
+    private static final Pattern EVENT_ID = Pattern.compile("evt_[0-9A-Za-z]{26}");
 
     private Params() {}
 
@@ -83,5 +92,46 @@ final class Params {
             default:
                 throw invalid("attention", "attention must be true or false");
         }
+    }
+
+    /** {@code type}: an event type's wire name ({@code order.paid}, …), or absent (also when empty). */
+    static String eventType(String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        if (EventType.ofWireName(value) == null) {
+            throw invalid("type", "type must be one of order.paid, order.closed, order.refunded, order.attention");
+        }
+        return value;
+    }
+
+    /** {@code state} of a delivery: PENDING, SUCCEEDED or FAILED, or absent (also when empty). */
+    static String deliveryState(String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        if (!DELIVERY_STATES.contains(value)) {
+            throw invalid("state", "state must be one of PENDING, SUCCEEDED, FAILED");
+        }
+        return value;
+    }
+
+    /**
+     * {@code client}: a client id (one that is not configured simply matches nothing: its rows may outlive its
+     * configuration), or absent (also when empty); 400 when it could not be a client id at all.
+     */
+    static String client(String value) {
+        if (value == null || value.isEmpty()) {
+            return null;
+        }
+        if (!CLIENT_ID.matcher(value).matches()) {
+            throw invalid("client", "client must be a client id: 1 to 255 visible ASCII characters");
+        }
+        return value;
+    }
+
+    /** Whether a path segment has the shape of an event id (anything else cannot exist: 404 without a query). */
+    static boolean isEventId(String value) {
+        return value != null && EVENT_ID.matcher(value).matches();
     }
 }

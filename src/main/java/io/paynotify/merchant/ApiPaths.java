@@ -7,20 +7,24 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Matches the raw request target against the three calls of CONTRACT.md §3. Matching works on the raw path as
- * signed (no dot-segment removal, no normalisation); only the two path parameters are percent-decoded, strictly
- * (every {@code %} followed by two hex digits, the result valid UTF-8).
+ * Matches the raw request target against the calls of CONTRACT.md §3 and the event pull of §8. Matching works on
+ * the raw path as signed (no dot-segment removal, no normalisation); only the two path parameters are
+ * percent-decoded, strictly (every {@code %} followed by two hex digits, the result valid UTF-8). The query is
+ * taken raw ({@link #rawQuery}) for the call that reads one.
  */
 final class ApiPaths {
 
     static final String ORDERS = "/api/v1/orders";
+    static final String EVENTS = "/api/v1/events";
     private static final String ORDERS_SLASH = ORDERS + "/";
     private static final String CLOSE_SUFFIX = "/close";
 
     enum Call {
         CREATE("POST"),
         READ("GET"),
-        CLOSE("POST");
+        CLOSE("POST"),
+        /** {@code GET /api/v1/events?after=&limit=}: the pull list of merchant events. */
+        EVENTS("GET");
 
         final String method;
 
@@ -34,7 +38,7 @@ final class ApiPaths {
      *
      * @param call which call
      * @param rawPath the path as sent, without the query
-     * @param channel the decoded channel segment, or null for CREATE (null too when it does not decode)
+     * @param channel the decoded channel segment, or null for CREATE and EVENTS (null too when it does not decode)
      * @param outTradeNo the decoded outTradeNo segment, or null
      */
     record Match(Call call, String rawPath, String channel, String outTradeNo) {}
@@ -53,10 +57,19 @@ final class ApiPaths {
         return path;
     }
 
+    /** The raw query: what follows the first {@code ?} of the target, or null when there is none. */
+    static String rawQuery(String target) {
+        int q = target.indexOf('?');
+        return q < 0 ? null : target.substring(q + 1);
+    }
+
     /** The call for that raw path, or null when none matches (404). */
     static Match match(String rawPath) {
         if (rawPath.equals(ORDERS)) {
             return new Match(Call.CREATE, rawPath, null, null);
+        }
+        if (rawPath.equals(EVENTS)) {
+            return new Match(Call.EVENTS, rawPath, null, null);
         }
         if (!rawPath.startsWith(ORDERS_SLASH)) {
             return null;

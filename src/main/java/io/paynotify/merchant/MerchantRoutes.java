@@ -12,7 +12,7 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 /**
- * The merchant API of CONTRACT.md §3 on plain Vert.x routes, behind {@link MerchantSignatureFilter}: it matches the
+ * The merchant API of CONTRACT.md §3 (and the event pull of §8) on plain Vert.x routes, behind {@link MerchantSignatureFilter}: it matches the
  * raw path (404, 405), checks the Idempotency-Key of a POST (400), then runs {@link OrderApi} on a worker thread
  * and sends its answer. Any database failure, or no result before the deadline, is a 503 problem with
  * {@code Retry-After}; nothing that failed is stored, so the key is free for the retry.
@@ -27,10 +27,12 @@ public class MerchantRoutes {
     private static final Logger LOG = Logger.getLogger("io.paynotify.api");
 
     private final OrderApi api;
+    private final EventApi events;
 
     @Inject
-    public MerchantRoutes(OrderApi api) {
+    public MerchantRoutes(OrderApi api, EventApi events) {
         this.api = api;
+        this.events = events;
     }
 
     void register(@Observes Router router) {
@@ -55,6 +57,7 @@ public class MerchantRoutes {
                         case CREATE -> ApiPaths.ORDERS;
                         case READ -> ApiPaths.ORDERS + "/{channel}/{outTradeNo}";
                         case CLOSE -> ApiPaths.ORDERS + "/{channel}/{outTradeNo}/close";
+                        case EVENTS -> ApiPaths.EVENTS;
                     });
         }
         if (m == null) {
@@ -66,7 +69,7 @@ public class MerchantRoutes {
             return;
         }
         String key = null;
-        if (m.call() != ApiPaths.Call.READ) {
+        if (!m.call().method.equals("GET")) {
             key = ex.idempotencyKey();
             if (key == null) {
                 ex.answer(
@@ -84,8 +87,9 @@ public class MerchantRoutes {
         ClientCredentials client = ex.client;
         byte[] body = ex.body;
         String idempotencyKey = key;
+        String query = ApiPaths.rawQuery(ctx.request().uri());
         ctx.vertx()
-                .<IdempotencyKeys.Outcome>executeBlocking(() -> run(client, m, idempotencyKey, body), false)
+                .<IdempotencyKeys.Outcome>executeBlocking(() -> run(client, m, idempotencyKey, body, query), false)
                 .onComplete(ar -> {
                     if (ar.succeeded()) {
                         IdempotencyKeys.Outcome o = ar.result();
@@ -123,9 +127,11 @@ public class MerchantRoutes {
                 : "-";
     }
 
-    private IdempotencyKeys.Outcome run(ClientCredentials client, ApiPaths.Match m, String key, byte[] body) {
+    private IdempotencyKeys.Outcome run(
+            ClientCredentials client, ApiPaths.Match m, String key, byte[] body, String query) {
         return switch (m.call()) {
             case READ -> api.read(client, m);
+            case EVENTS -> events.pull(client, query, body);
             case CREATE -> api.create(client, m, key, body);
             case CLOSE -> api.close(client, m, key, body);
         };

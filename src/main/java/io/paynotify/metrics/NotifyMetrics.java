@@ -1,6 +1,7 @@
 package io.paynotify.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.paynotify.channel.ChannelRegistry;
@@ -15,6 +16,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The service's own Micrometer meters, exported at {@code /q/metrics} in Prometheus format (CONTRACT.md §4).
@@ -31,6 +33,11 @@ import java.util.concurrent.TimeUnit;
  *       <td>the refund notices among them (CONTRACT.md §7)</td></tr>
  *   <tr><td>{@code paynotify_webhook_attempts_total{client,result}}</td>
  *       <td>webhook delivery attempts: {@code success}, {@code failure}, {@code gone} (a 410)</td></tr>
+ *   <tr><td>{@code paynotify_webhook_deliveries_pending}</td>
+ *       <td>gauge: PENDING webhook deliveries, all replicas together (refreshed every 15 s)</td></tr>
+ *   <tr><td>{@code paynotify_webhook_oldest_pending_seconds}</td>
+ *       <td>gauge: the age of the oldest PENDING delivery, 0 when there is none</td></tr>
+ *   <tr><td>{@code paynotify_webhooks_disabled}</td><td>gauge: webhooks disabled by a 410 Gone</td></tr>
  *   <tr><td>{@code paynotify_notifications_rejected_total{channel,provider,cause}}</td>
  *       <td>deliveries refused before the state machine: counted, never stored</td></tr>
  *   <tr><td>{@code paynotify_ack_latency_seconds{provider,status}}</td>
@@ -60,6 +67,9 @@ public class NotifyMetrics {
     static final String IDEMPOTENCY_CONFLICTS = "paynotify.idempotency.conflicts";
     static final String CLEANUP_RUNS = "paynotify.idempotency.cleanup.runs";
     static final String CLEANUP_REMOVED = "paynotify.idempotency.cleanup.removed";
+    static final String WEBHOOK_PENDING = "paynotify.webhook.deliveries.pending";
+    static final String WEBHOOK_OLDEST_PENDING = "paynotify.webhook.oldest.pending.seconds";
+    static final String WEBHOOKS_DISABLED = "paynotify.webhooks.disabled";
 
     /** The causes pre-registered at start: the names of {@code NotifyRejection.Cause}. */
     static final List<String> REJECTION_CAUSES = List.of(
@@ -90,6 +100,11 @@ public class NotifyMetrics {
     private final MeterRegistry registry;
     private final ChannelRegistry channels;
 
+    // the webhook backlog, as last read from the database (a double's bits for the age)
+    private final AtomicLong pendingDeliveries = new AtomicLong();
+    private final AtomicLong oldestPendingSecondsBits = new AtomicLong(Double.doubleToLongBits(0));
+    private final AtomicLong disabledWebhooks = new AtomicLong();
+
     @Inject
     public NotifyMetrics(MeterRegistry registry, ChannelRegistry channels) {
         this.registry = registry;
@@ -97,11 +112,23 @@ public class NotifyMetrics {
     }
 
     /**
-     * Registers every rejection series at zero when the service starts (each configured channel with its provider and
-     * {@value #UNKNOWN} with each provider, times every cause), so that {@code increase()} in an alert sees the first
-     * rejection instead of a series that appears out of nowhere.
+     * Registers the webhook backlog gauges, and every rejection series at zero, when the service starts (each
+     * configured channel with its provider and {@value #UNKNOWN} with each provider, times every cause), so that
+     * {@code increase()} in an alert sees the first rejection instead of a series that appears out of nowhere.
      */
     void preRegister(@Observes StartupEvent start) {
+        Gauge.builder(WEBHOOK_PENDING, pendingDeliveries, AtomicLong::get)
+                .description("PENDING webhook deliveries (all replicas; read from the database every 15 s)")
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder(WEBHOOK_OLDEST_PENDING, oldestPendingSecondsBits, b -> Double.longBitsToDouble(b.get()))
+                .description("Age in seconds of the oldest PENDING webhook delivery, 0 when there is none")
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder(WEBHOOKS_DISABLED, disabledWebhooks, AtomicLong::get)
+                .description("Webhooks disabled by a 410 Gone until an operator enables them")
+                .strongReference(true)
+                .register(registry);
         for (String cause : REJECTION_CAUSES) {
             channels.channels().values().forEach(c -> rejectedCounter(c.name(), c.provider(), cause));
             for (Provider p : Provider.values()) {
@@ -171,6 +198,16 @@ public class NotifyMetrics {
                 .tag("result", result)
                 .register(registry)
                 .increment();
+    }
+
+    /**
+     * The webhook backlog as just read from the database: PENDING deliveries, the age of the oldest, and the
+     * webhooks disabled by a 410. Set by a scheduled refresh, never on a request path.
+     */
+    public void webhookBacklog(long pending, double oldestPendingSeconds, long disabled) {
+        pendingDeliveries.set(pending);
+        oldestPendingSecondsBits.set(Double.doubleToLongBits(oldestPendingSeconds));
+        disabledWebhooks.set(disabled);
     }
 
     /** A configured client id, else {@value #UNKNOWN}. */

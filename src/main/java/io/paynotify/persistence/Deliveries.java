@@ -339,6 +339,52 @@ public final class Deliveries {
         }
     }
 
+    /** Rows per retention DELETE of {@link #deleteOldAttempts} and {@link #deleteOldDeliveries}, at most. */
+    public static final int DELETE_BATCH = 1000;
+
+    /** The events that retention may delete: older than the cutoff, and none of their deliveries PENDING. */
+    private static final String DELETABLE_EVENT = "e.created_at < ? AND NOT EXISTS (SELECT 1 FROM deliveries p"
+            + " WHERE p.event_id = e.id AND p.state = 'PENDING')";
+
+    /**
+     * Deletes up to {@link #DELETE_BATCH} attempts of deliveries whose event retention may delete (older than
+     * {@code before}, no delivery PENDING); the rows deleted. Run before {@link #deleteOldDeliveries} and
+     * {@link Events#deleteOld}, so that no statement removes more than a batch through its cascade.
+     *
+     * <p>The event row is locked too ({@code NO KEY UPDATE}, which leaves the foreign-key checks alone), and rows
+     * whose event another run holds are skipped: a concurrent {@link Events#deleteOld} (which skips locked events)
+     * never cascades into rows this statement holds, and no replica waits on another.
+     */
+    public static int deleteOldAttempts(Connection c, Instant before) throws SQLException {
+        return deleteOld(
+                c,
+                "DELETE FROM delivery_attempts WHERE id IN (SELECT a.id FROM delivery_attempts a"
+                        + " JOIN deliveries d ON d.id = a.delivery_id JOIN events e ON e.id = d.event_id WHERE "
+                        + DELETABLE_EVENT + " LIMIT " + DELETE_BATCH + " FOR NO KEY UPDATE OF a, e SKIP LOCKED)",
+                before);
+    }
+
+    /**
+     * Deletes up to {@link #DELETE_BATCH} deliveries whose event retention may delete (older than {@code before},
+     * no delivery PENDING), with any attempt left; the deliveries deleted. Locks and skips as
+     * {@link #deleteOldAttempts} does.
+     */
+    public static int deleteOldDeliveries(Connection c, Instant before) throws SQLException {
+        return deleteOld(
+                c,
+                "DELETE FROM deliveries WHERE id IN (SELECT d.id FROM deliveries d JOIN events e ON e.id = d.event_id"
+                        + " WHERE " + DELETABLE_EVENT + " LIMIT " + DELETE_BATCH
+                        + " FOR NO KEY UPDATE OF d, e SKIP LOCKED)",
+                before);
+    }
+
+    private static int deleteOld(Connection c, String sql, Instant before) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(sql)) {
+            ps.setTimestamp(1, Timestamp.from(before));
+            return ps.executeUpdate();
+        }
+    }
+
     /** PENDING deliveries, the age in seconds of the oldest, and disabled webhooks: for the metrics. */
     public record Backlog(long pending, double oldestPendingSeconds, long disabledWebhooks) {}
 
