@@ -14,4 +14,9 @@ public interface ChannelKeys {
      * notification: the registry refuses to start then.
      */
     Set<String> notificationIdentities();
+
+    /** Whether the channel's {@code query-enabled} is true (CONTRACT.md §9); its keys then hold what the query needs. */
+    default boolean queryEnabled() {
+        return false;
+    }
 }

@@ -34,6 +34,9 @@ public interface PaynotifyConfig {
     /** {@code paynotify.webhooks.*}: how events are delivered to the merchants' webhooks. */
     Webhooks webhooks();
 
+    /** {@code paynotify.reconcile.*}: the active query of PENDING orders (CONTRACT.md §9). */
+    Reconcile reconcile();
+
     interface ChannelConfig {
         /** {@code provider}: WECHATPAY_V2, WECHATPAY_V3 or ALIPAY (required). */
         Optional<String> provider();
@@ -69,6 +72,23 @@ public interface PaynotifyConfig {
         /** {@code seller-id}: Alipay, when set the notification's seller_id must equal it. */
         @WithName("seller-id")
         Optional<String> sellerId();
+
+        /** {@code query-enabled}: whether the service asks the provider about PENDING orders (§9). */
+        @WithName("query-enabled")
+        @WithDefault("false")
+        boolean queryEnabled();
+
+        /** {@code api-base-url}: the provider's API root (WeChat) or gateway URL (Alipay); provider default. */
+        @WithName("api-base-url")
+        Optional<String> apiBaseUrl();
+
+        /** {@code merchant-private-key}: WeChat v3 merchant API key, Alipay app private key (PKCS#8 PEM or base64). */
+        @WithName("merchant-private-key")
+        Optional<String> merchantPrivateKey();
+
+        /** {@code merchant-serial}: WeChat v3, the serial number of the merchant API certificate. */
+        @WithName("merchant-serial")
+        Optional<String> merchantSerial();
     }
 
     interface ClientConfig {
@@ -121,5 +141,16 @@ public interface PaynotifyConfig {
         /** {@code paynotify.idempotency.retention}: how long a stored Idempotency-Key answer is kept. */
         @WithDefault("24h")
         Duration retention();
+    }
+
+    interface Reconcile {
+        /** {@code paynotify.reconcile.schedule}: the order ages at which a PENDING order is queried. */
+        @WithDefault("1m,5m,15m,1h,6h,24h")
+        List<Duration> schedule();
+
+        /** {@code paynotify.reconcile.max-rate}: queries per second per channel and replica. */
+        @WithName("max-rate")
+        @WithDefault("10")
+        int maxRate();
     }
 }

@@ -1,0 +1,22 @@
+package io.paynotify.provider;
+
+import io.paynotify.channel.Channel;
+import io.paynotify.core.notify.Provider;
+import io.paynotify.core.query.QueryAnswer;
+
+/**
+ * One provider's active query (CONTRACT.md §9): asks the provider about one order and checks the answer as strictly
+ * as a notification. One {@code @ApplicationScoped} implementation per provider package, found by {@link #provider()}.
+ * It never touches the database and never throws: every failure is an {@code ERROR} answer.
+ */
+public interface OrderQuery {
+
+    /** The provider this query serves. */
+    Provider provider();
+
+    /**
+     * Asks the provider about {@code outTradeNo} on {@code channel} (a query-enabled channel of this provider), within
+     * 5 s in all.
+     */
+    QueryAnswer query(Channel channel, String outTradeNo);
+}
