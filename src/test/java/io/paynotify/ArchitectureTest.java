@@ -95,7 +95,8 @@ class ArchitectureTest {
     void nothingButTheIntakeWritesNotifications() {
         noClasses()
                 .that()
-                .resideOutsideOfPackages("io.paynotify.intake..", "io.paynotify.provider..")
+                .resideOutsideOfPackages(
+                        "io.paynotify.intake..", "io.paynotify.provider..", "io.paynotify.reconcile..")
                 .should()
                 .dependOnClassesThat()
                 .haveFullyQualifiedName("io.paynotify.intake.NotificationIntake")

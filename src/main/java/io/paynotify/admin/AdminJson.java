@@ -193,6 +193,21 @@ final class AdminJson {
     }
 
     /** One event with its deliveries and every attempt of each. */
+    /** An operator's active query: {@code {"result":…,"notification":{…}|null}} (CONTRACT.md §4, §9). */
+    static byte[] queryOutcome(String result, NotificationRow n) {
+        return document(g -> {
+            g.writeStartObject();
+            g.writeStringField("result", result);
+            if (n == null) {
+                g.writeNullField("notification");
+            } else {
+                g.writeFieldName("notification");
+                notification(g, n);
+            }
+            g.writeEndObject();
+        });
+    }
+
     static byte[] eventDetail(EventRow e, List<DeliveryRow> deliveries, Map<Long, List<AttemptRow>> attempts) {
         return document(g -> event(g, e, deliveries, attempts));
     }

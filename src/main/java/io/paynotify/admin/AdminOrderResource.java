@@ -1,10 +1,14 @@
 package io.paynotify.admin;
 
+import io.paynotify.channel.Channel;
+import io.paynotify.channel.ChannelRegistry;
 import io.paynotify.http.Problem;
 import io.paynotify.http.ProblemException;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.inject.Inject;
+import io.paynotify.reconcile.ActiveQuery;
 import jakarta.ws.rs.GET;
+import jakarta.ws.rs.POST;
 import jakarta.ws.rs.Path;
 import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
@@ -14,8 +18,8 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * {@code /admin/orders}: operators read orders and one order's delivery history (CONTRACT.md §4). Read-only; the
- * bearer token is checked by {@link BearerTokenFilter} before any method here runs.
+ * {@code /admin/orders}: operators read orders and one order's delivery history, and ask a provider about a PENDING
+ * order now (CONTRACT.md §4, §9). The bearer token is checked by {@link BearerTokenFilter} before any method here runs.
  */
 @Path("/admin/orders")
 @Produces(MediaType.APPLICATION_JSON)
@@ -24,10 +28,14 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class AdminOrderResource {
 
     private final AdminReads reads;
+    private final ChannelRegistry registry;
+    private final ActiveQuery activeQuery;
 
     @Inject
-    AdminOrderResource(AdminReads reads) {
+    AdminOrderResource(AdminReads reads, ChannelRegistry registry, ActiveQuery activeQuery) {
         this.reads = reads;
+        this.registry = registry;
+        this.activeQuery = activeQuery;
     }
 
     @GET
@@ -76,6 +84,28 @@ public class AdminOrderResource {
             throw new ProblemException(Problem.notFound("No order and no notification for this outTradeNo."));
         }
         return page;
+    }
+
+    @POST
+    @Path("/{channel}/{outTradeNo}/query")
+    @Operation(
+            summary = "Ask the provider about one PENDING order now (active query)",
+            description = "Runs one query at once and applies a verified final answer like a notification. 404 for "
+                    + "an unknown order (checked first); 409 when the channel is not query-enabled or the order is "
+                    + "not PENDING. `result` is PAID, CLOSE, NOT_FINAL, NOT_FOUND, UNKNOWN or ERROR; `notification` "
+                    + "is the recorded answer, or null.")
+    public byte[] query(@PathParam("channel") String channel, @PathParam("outTradeNo") String outTradeNo) {
+        Channel ch = plausible(channel, outTradeNo) ? registry.channel(channel).orElse(null) : null;
+        if (ch == null || !reads.orderExists(channel, outTradeNo)) {
+            throw new ProblemException(Problem.notFound("No order with this channel and outTradeNo."));
+        }
+        ActiveQuery.Outcome outcome;
+        try {
+            outcome = activeQuery.queryNow(ch, outTradeNo);
+        } catch (ActiveQuery.NotQueryable e) {
+            throw new ProblemException(Problem.conflict("not-queryable", e.getMessage(), null));
+        }
+        return reads.queryOutcome(outcome.result().name(), outcome.notificationId());
     }
 
     /** Values that could never match a row (too long, or not text PostgreSQL accepts) answer 404 without a query. */

@@ -45,6 +45,18 @@ class AdminReads {
         });
     }
 
+    /** Whether the order exists. */
+    boolean orderExists(String channel, String outTradeNo) {
+        return transactions.autoCommit(c -> Orders.find(c, channel, outTradeNo) != null);
+    }
+
+    /** An operator's active query's answer, with the notification it recorded (when there is one). */
+    byte[] queryOutcome(String result, Long notificationId) {
+        NotificationRow n =
+                notificationId == null ? null : transactions.autoCommit(c -> Notifications.find(c, notificationId));
+        return AdminJson.queryOutcome(result, n);
+    }
+
     /** One (channel, outTradeNo)'s notifications, oldest first; null when there is neither order nor notification. */
     byte[] orderNotifications(String channel, String outTradeNo, int limit, Long after) {
         List<NotificationRow> rows = transactions.autoCommit(c -> Notifications.known(c, channel, outTradeNo)

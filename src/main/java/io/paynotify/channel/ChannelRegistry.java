@@ -9,6 +9,7 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Collections;
@@ -42,6 +43,8 @@ public class ChannelRegistry {
     private final Map<String, Channel> channels;
     private final Map<String, ClientCredentials> clients;
     private final List<byte[]> adminTokens;
+    private final List<Duration> querySchedule;
+    private final int queryMaxRate;
 
     @Inject
     public ChannelRegistry(PaynotifyConfig config, Instance<ChannelKeyParser> parsers) {
@@ -79,6 +82,30 @@ public class ChannelRegistry {
         if (lease.compareTo(Duration.ofSeconds(60)) > 0) {
             throw new ConfigProblem("paynotify.webhooks.lease must be at most 60s");
         }
+        this.querySchedule = List.copyOf(
+                ConfigChecks.increasing(config.reconcile().schedule(), "paynotify.reconcile.schedule"));
+        this.queryMaxRate = config.reconcile().maxRate();
+        if (queryMaxRate < 1) {
+            throw new ConfigProblem("paynotify.reconcile.max-rate must be at least 1");
+        }
+    }
+
+    /** The order ages at which a PENDING order of a query-enabled channel is queried (CONTRACT.md §9). */
+    public List<Duration> querySchedule() {
+        return querySchedule;
+    }
+
+    /** At most this many active queries a second per channel and replica. */
+    public int queryMaxRate() {
+        return queryMaxRate;
+    }
+
+    /**
+     * When a new PENDING order created at {@code createdAt} is first due for an active query: its creation time plus
+     * the schedule's first step on a query-enabled channel, else null (never queried).
+     */
+    public Instant firstQueryAt(Channel channel, Instant createdAt) {
+        return channel.keys().queryEnabled() ? createdAt.plus(querySchedule.get(0)) : null;
     }
 
     /** The channel of that name, if configured. */

@@ -1,6 +1,7 @@
 package io.paynotify.intake;
 
 import io.paynotify.core.notify.NotifyClass;
+import io.paynotify.core.notify.Source;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.order.Decision;
 import io.paynotify.core.order.OrderState;
@@ -83,8 +84,9 @@ public class NotificationIntake {
      * @param decision what the state machine decided
      * @param recorded whether the delivery was stored (false past the per-order cap)
      * @param events how many merchant events the decision wrote (CONTRACT.md §8)
+     * @param notificationId the id of the recorded notification row, or null when it was not recorded
      */
-    public record Result(Decision decision, boolean recorded, int events) {}
+    public record Result(Decision decision, boolean recorded, int events, Long notificationId) {}
 
     /** Too many deliveries of one order are in this process already: answer 503 at once; the provider retries. */
     public static final class Busy extends RuntimeException {
@@ -109,6 +111,14 @@ public class NotificationIntake {
      * @throws Expired the deadline passed before the delivery's turn
      */
     public Result handle(VerifiedNotification n, long deadlineNanos) {
+        return handle(n, Source.NOTIFY, deadlineNanos);
+    }
+
+    /**
+     * Records one verified notification or active-query answer ({@code source}) and applies its decision, exactly
+     * as {@link #handle(VerifiedNotification, long)} does.
+     */
+    public Result handle(VerifiedNotification n, Source source, long deadlineNanos) {
         String key = n.channel() + '\n' + n.outTradeNo();
         if (!admit(key)) {
             throw new Busy();
@@ -128,7 +138,7 @@ public class NotificationIntake {
                         return answered;
                     }
                 }
-                Result result = transactions.inTransaction(Transactions.Retry.ON_CONFLICT, c -> decideAndApply(c, n));
+                Result result = transactions.inTransaction(Transactions.Retry.ON_CONFLICT, c -> decideAndApply(c, n, source));
                 if (!result.recorded()) {
                     capped.add(key);
                 }
@@ -181,15 +191,15 @@ public class NotificationIntake {
                 return null;
             }
             Decision d = OrderStateMachine.decide(order.snapshot(), refund(c, order, n), n, transactionElsewhere(c, n));
-            return d.changesNothing(order.attention()) ? new Result(d, false, 0) : null;
+            return d.changesNothing(order.attention()) ? new Result(d, false, 0, null) : null;
         });
     }
 
-    private Result decideAndApply(Connection c, VerifiedNotification n) throws SQLException {
+    private Result decideAndApply(Connection c, VerifiedNotification n, Source source) throws SQLException {
         OrderRow order = Orders.lock(c, n.channel(), n.outTradeNo());
         Decision d = OrderStateMachine.decide(
                 order == null ? null : order.snapshot(), refund(c, order, n), n, transactionElsewhere(c, n));
-        boolean recorded = Notifications.insertCapped(c, n, order == null ? null : order.id(), d);
+        Long notificationId = Notifications.insertCapped(c, n, source, order == null ? null : order.id(), d);
         faults.afterNotificationInsert(n);
         int events = 0;
         if (order != null) {
@@ -198,7 +208,7 @@ public class NotificationIntake {
             // in this transaction: the events exist if and only if the change commits
             events = outbox.afterDecision(c, n.channel(), n.outTradeNo(), d, added);
         }
-        return new Result(d, recorded, events);
+        return new Result(d, notificationId != null, events, notificationId);
     }
 
     /** The refund a REFUND notice names, as it stands (protected by the order's row lock), or null. */

@@ -81,6 +81,7 @@ public class OrderApi {
             if (!client.channels().contains(r.channel().name())) {
                 return forbidden();
             }
+            Instant now = now();
             OrderRow o = Orders.insert(
                     c,
                     r.channel().name(),
@@ -89,7 +90,8 @@ public class OrderApi {
                     r.amount(),
                     r.currency(),
                     r.description(),
-                    now());
+                    now,
+                    registry.firstQueryAt(r.channel(), now));
             if (o == null) {
                 return Problem.conflict(
                                 "order-exists",

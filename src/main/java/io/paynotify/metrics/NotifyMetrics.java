@@ -6,6 +6,8 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.paynotify.channel.ChannelRegistry;
 import io.paynotify.core.notify.Provider;
+import io.paynotify.core.query.QueryError;
+import io.paynotify.core.query.QueryResult;
 import io.paynotify.core.order.Outcome;
 import io.paynotify.core.order.Reason;
 import io.quarkus.runtime.StartupEvent;
@@ -42,6 +44,10 @@ import java.util.concurrent.atomic.AtomicLong;
  *       <td>deliveries refused before the state machine: counted, never stored</td></tr>
  *   <tr><td>{@code paynotify_ack_latency_seconds{provider,status}}</td>
  *       <td>histogram from arrival to the ack leaving</td></tr>
+ *   <tr><td>{@code paynotify_queries_total{channel,result}}</td>
+ *       <td>active queries (CONTRACT.md §9) by result: PAID, CLOSE, NOT_FINAL, NOT_FOUND, UNKNOWN, ERROR</td></tr>
+ *   <tr><td>{@code paynotify_query_answers_unverified_total{channel}}</td>
+ *       <td>query answers that failed their signature or ids check (also counted as ERROR above)</td></tr>
  *   <tr><td>{@code paynotify_idempotency_replays_total}</td><td>stored answers replayed</td></tr>
  *   <tr><td>{@code paynotify_idempotency_conflicts_total{kind}}</td>
  *       <td>{@code IN_FLIGHT} (409) or {@code OTHER_BODY} (422)</td></tr>
@@ -70,6 +76,8 @@ public class NotifyMetrics {
     static final String WEBHOOK_PENDING = "paynotify.webhook.deliveries.pending";
     static final String WEBHOOK_OLDEST_PENDING = "paynotify.webhook.oldest.pending.seconds";
     static final String WEBHOOKS_DISABLED = "paynotify.webhooks.disabled";
+    static final String QUERIES = "paynotify.queries";
+    static final String QUERIES_UNVERIFIED = "paynotify.query.answers.unverified";
 
     /** The causes pre-registered at start: the names of {@code NotifyRejection.Cause}. */
     static final List<String> REJECTION_CAUSES = List.of(
@@ -129,12 +137,44 @@ public class NotifyMetrics {
                 .description("Webhooks disabled by a 410 Gone until an operator enables them")
                 .strongReference(true)
                 .register(registry);
+        channels.channels().values().stream()
+                .filter(c -> c.keys().queryEnabled())
+                .forEach(c -> {
+                    for (QueryResult result : QueryResult.values()) {
+                        queryCounter(c.name(), result);
+                    }
+                    unverifiedCounter(c.name());
+                });
         for (String cause : REJECTION_CAUSES) {
             channels.channels().values().forEach(c -> rejectedCounter(c.name(), c.provider(), cause));
             for (Provider p : Provider.values()) {
                 rejectedCounter(UNKNOWN, p, cause);
             }
         }
+    }
+
+    /** One active query's result (CONTRACT.md §9); an unverified answer is also counted on its own. */
+    public void query(String channel, QueryResult result, QueryError error) {
+        queryCounter(channel, result).increment();
+        if (error == QueryError.VERIFICATION) {
+            unverifiedCounter(channel).increment();
+        }
+    }
+
+    private Counter queryCounter(String channel, QueryResult result) {
+        return Counter.builder(QUERIES)
+                .description("Active queries sent to a provider, by channel and result (PAID, CLOSE, NOT_FINAL, "
+                        + "NOT_FOUND, UNKNOWN, ERROR)")
+                .tag("channel", channelLabel(channel))
+                .tag("result", result.name())
+                .register(registry);
+    }
+
+    private Counter unverifiedCounter(String channel) {
+        return Counter.builder(QUERIES_UNVERIFIED)
+                .description("Active-query answers that failed their signature or ids check (never applied)")
+                .tag("channel", channelLabel(channel))
+                .register(registry);
     }
 
     /** A delivery that passed every check and was decided (recorded, or only counted past the per-order cap). */

@@ -1,5 +1,6 @@
 package io.paynotify.persistence;
 
+import io.paynotify.core.notify.Source;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.order.Decision;
 import java.sql.Connection;
@@ -21,10 +22,11 @@ public final class Notifications {
             + " provider_status, transaction_id, amount_minor, source, raw_body, decoded";
     private static final String INSERT_CAPPED = "INSERT INTO notifications (channel, provider, out_trade_no,"
             + " order_id, notify_id, provider_status, transaction_id, amount_minor, currency, outcome, reason,"
-            + " raw_body, decoded, received_at)"
-            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+            + " raw_body, decoded, received_at, source)"
+            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
             + " WHERE (SELECT count(*) FROM (SELECT 1 FROM notifications WHERE channel = ? AND out_trade_no = ?"
-            + " LIMIT " + MAX_RECORDED_PER_ORDER + ") recorded) < " + MAX_RECORDED_PER_ORDER;
+            + " LIMIT " + MAX_RECORDED_PER_ORDER + ") recorded) < " + MAX_RECORDED_PER_ORDER + " RETURNING id";
+    private static final String FIND = "SELECT " + COLUMNS + " FROM notifications WHERE id = ?";
     private static final String KNOWN = "SELECT EXISTS (SELECT 1 FROM orders WHERE channel = ? AND out_trade_no = ?)"
             + " OR EXISTS (SELECT 1 FROM notifications WHERE channel = ? AND out_trade_no = ?)";
 
@@ -34,10 +36,10 @@ public final class Notifications {
      * Records a delivery with its decision, unless the order already has {@link #MAX_RECORDED_PER_ORDER}.
      *
      * @param orderId the order's id, or null when there is no order
-     * @return true when the row was stored
+     * @return the new row's id, or null when it was not stored (the order is at the cap)
      */
-    public static boolean insertCapped(Connection c, VerifiedNotification n, Long orderId, Decision d)
-            throws SQLException {
+    public static Long insertCapped(
+            Connection c, VerifiedNotification n, Source source, Long orderId, Decision d) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(INSERT_CAPPED)) {
             int i = 1;
             ps.setString(i++, n.channel());
@@ -54,9 +56,12 @@ public final class Notifications {
             ps.setBytes(i++, n.rawBody());
             ps.setString(i++, n.decoded());
             ps.setTimestamp(i++, Timestamp.from(n.receivedAt()));
+            ps.setString(i++, source.name());
             ps.setString(i++, n.channel());
             ps.setString(i, n.outTradeNo());
-            return ps.executeUpdate() == 1;
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next() ? rs.getLong(1) : null;
+            }
         }
     }
 
@@ -75,6 +80,12 @@ public final class Notifications {
     }
 
     /** One (channel, outTradeNo)'s notifications, oldest first, after the given id (keyset). */
+    /** The notification of that id, or null. */
+    public static NotificationRow find(Connection c, long id) throws SQLException {
+        List<NotificationRow> rows = Rows.list(c, FIND, List.of(id), Notifications::map);
+        return rows.isEmpty() ? null : rows.get(0);
+    }
+
     public static List<NotificationRow> forOrder(
             Connection c, String channel, String outTradeNo, Long afterId, int rows) throws SQLException {
         var sql = new StringBuilder("SELECT ")

@@ -7,6 +7,7 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -28,7 +29,8 @@ public final class Orders {
     private static final String FIND = "SELECT " + COLUMNS + " FROM orders WHERE channel = ? AND out_trade_no = ?";
     private static final String LOCK = FIND + " FOR UPDATE";
     private static final String INSERT = "INSERT INTO orders (channel, out_trade_no, provider, amount_minor,"
-            + " currency, description, state, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, 'PENDING', ?, ?)"
+            + " currency, description, state, created_at, updated_at, next_query_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?)"
             + " ON CONFLICT (channel, out_trade_no) DO NOTHING RETURNING " + COLUMNS;
     private static final String TRANSACTION_ELSEWHERE = "SELECT 1 FROM orders WHERE provider = ?"
             + " AND transaction_id = ? AND NOT (channel = ? AND out_trade_no = ?) LIMIT 1";
@@ -43,7 +45,85 @@ public final class Orders {
     private static final String FLAG =
             "UPDATE orders SET attention = ?, updated_at = ?, version = version + 1 WHERE id = ?";
 
+    /** The next step after now, in PostgreSQL's clock: the first {@code created_at + step} still in the future. */
+    private static final String NEXT_STEP = "(SELECT o.created_at + step FROM unnest(?::interval[]) AS step"
+            + " WHERE o.created_at + step > now() ORDER BY step LIMIT 1)";
+    private static final String CLAIM_DUE = "WITH due AS (SELECT id FROM orders"
+            + " WHERE state = 'PENDING' AND next_query_at <= now() AND channel = ?"
+            + " ORDER BY next_query_at LIMIT ? FOR UPDATE SKIP LOCKED)"
+            + " UPDATE orders o SET next_query_at = " + NEXT_STEP + ","
+            + " last_queried_at = now(), query_count = o.query_count + 1"
+            + " FROM due WHERE o.id = due.id RETURNING o.id, o.channel, o.out_trade_no";
+    private static final String SCHEDULE_UNSCHEDULED = "UPDATE orders SET next_query_at = created_at + ?::interval"
+            + " WHERE id IN (SELECT id FROM orders WHERE channel = ? AND state = 'PENDING'"
+            + " AND next_query_at IS NULL AND query_count = 0 AND created_at + ?::interval > now()"
+            + " LIMIT ? FOR UPDATE SKIP LOCKED)";
+    private static final String RECORD_QUERY = "UPDATE orders SET last_queried_at = now(),"
+            + " query_count = query_count + 1 WHERE channel = ? AND out_trade_no = ? AND state = 'PENDING'";
+
     private Orders() {}
+
+    /** One order claimed for an active query. */
+    public record DueQuery(long id, String channel, String outTradeNo) {}
+
+    /**
+     * Claims up to {@code limit} orders of {@code channel} whose active query is due (CONTRACT.md §9), in one short
+     * statement: rows another replica holds are skipped ({@code SKIP LOCKED}); each claimed row's next due time
+     * moves to its first schedule step still in the future (steps that fell due meanwhile collapse into this one
+     * query; null after the last step), and its {@code last_queried_at} and {@code query_count} record the call about
+     * to be sent. Every time is PostgreSQL's.
+     */
+    public static List<DueQuery> claimDue(Connection c, String channel, List<Duration> schedule, int limit)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(CLAIM_DUE)) {
+            ps.setString(1, channel);
+            ps.setInt(2, limit);
+            ps.setArray(3, intervals(c, schedule));
+            try (ResultSet rs = ps.executeQuery()) {
+                var out = new ArrayList<DueQuery>();
+                while (rs.next()) {
+                    out.add(new DueQuery(rs.getLong(1), rs.getString(2), rs.getString(3)));
+                }
+                return out;
+            }
+        }
+    }
+
+    /**
+     * Schedules up to {@code limit} PENDING orders of {@code channel} that were never scheduled (created while the
+     * channel did not query) at their creation time plus {@code firstStep}, unless they are older than
+     * {@code lastStep}. Returns how many rows it scheduled.
+     */
+    public static int scheduleUnscheduled(
+            Connection c, String channel, Duration firstStep, Duration lastStep, int limit) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(SCHEDULE_UNSCHEDULED)) {
+            ps.setString(1, interval(firstStep));
+            ps.setString(2, channel);
+            ps.setString(3, interval(lastStep));
+            ps.setInt(4, limit);
+            return ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Records an operator's active query about to be sent on a PENDING order ({@code last_queried_at},
+     * {@code query_count}); false when the order is not PENDING (or does not exist).
+     */
+    public static boolean recordQuery(Connection c, String channel, String outTradeNo) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(RECORD_QUERY)) {
+            ps.setString(1, channel);
+            ps.setString(2, outTradeNo);
+            return ps.executeUpdate() == 1;
+        }
+    }
+
+    private static Array intervals(Connection c, List<Duration> steps) throws SQLException {
+        return c.createArrayOf("text", steps.stream().map(Orders::interval).toArray());
+    }
+
+    private static String interval(Duration d) {
+        return d.toMillis() + " milliseconds";
+    }
 
     /** The order, or null. */
     public static OrderRow find(Connection c, String channel, String outTradeNo) throws SQLException {
@@ -55,7 +135,10 @@ public final class Orders {
         return one(c, LOCK, channel, outTradeNo);
     }
 
-    /** A new PENDING order; null when (channel, outTradeNo) exists already (the unique constraint decides). */
+    /**
+     * A new PENDING order, first due for an active query at {@code firstQueryAt} (null: never); null when
+     * (channel, outTradeNo) exists already (the unique constraint decides).
+     */
     public static OrderRow insert(
             Connection c,
             String channel,
@@ -64,7 +147,8 @@ public final class Orders {
             long amount,
             String currency,
             String description,
-            Instant now)
+            Instant now,
+            Instant firstQueryAt)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(INSERT)) {
             ps.setString(1, channel);
@@ -75,6 +159,7 @@ public final class Orders {
             ps.setString(6, description);
             ps.setTimestamp(7, Timestamp.from(now));
             ps.setTimestamp(8, Timestamp.from(now));
+            ps.setTimestamp(9, firstQueryAt == null ? null : Timestamp.from(firstQueryAt));
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? map(rs) : null;
             }
