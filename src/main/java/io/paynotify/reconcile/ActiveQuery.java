@@ -67,8 +67,8 @@ public class ActiveQuery {
     private final List<Channel> channels;
     private final Map<String, RateLimit> limits;
     private final Semaphore threads = new Semaphore(THREADS);
+    private final ExecutorService workers = Executors.newFixedThreadPool(THREADS, daemon("paynotify-query"));
     private ScheduledExecutorService ticker;
-    private ExecutorService workers;
 
     @Inject
     public ActiveQuery(
@@ -113,7 +113,6 @@ public class ActiveQuery {
         if (channels.isEmpty() || ticker != null) {
             return;
         }
-        workers = Executors.newFixedThreadPool(THREADS, daemon("paynotify-query"));
         ticker = Executors.newSingleThreadScheduledExecutor(daemon("paynotify-query-tick"));
         ticker.execute(this::backfill);
         ticker.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
@@ -123,9 +122,9 @@ public class ActiveQuery {
     public synchronized void stop() {
         if (ticker != null) {
             ticker.shutdownNow();
-            workers.shutdown();
             ticker = null;
         }
+        workers.shutdown();
     }
 
     /**

@@ -1,0 +1,617 @@
+package io.paynotify.reconcile;
+
+import static io.paynotify.testing.SimulatorResource.ALI;
+import static io.paynotify.testing.SimulatorResource.WX;
+import static io.paynotify.testing.SimulatorResource.WX3;
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.nullValue;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.intake.NotificationIntake;
+import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.persistence.Transactions;
+import io.paynotify.provider.OrderQuery;
+import io.paynotify.testing.Db;
+import io.paynotify.testing.Management;
+import io.paynotify.testing.MerchantClient;
+import io.paynotify.testing.Sim;
+import io.paynotify.testing.SimulatorResource;
+import io.paynotify.testing.TestChannels;
+import io.paynotify.testing.WechatV2Fixtures;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import jakarta.enterprise.inject.Instance;
+import jakarta.inject.Inject;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.function.BooleanSupplier;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The active query of CONTRACT.md §9 end to end: the service queries the simulator's gateway on localhost (real HTTP,
+ * real signatures both ways: the gateway checks the service's request signatures like the provider, the service
+ * checks the gateway's answers like a provider's), and a verified answer goes through the notification intake. The
+ * schedule is 2 s, 30 min, 1 h: each order here is due 2 s after its creation, and then not again during the run.
+ */
+@QuarkusTest
+@TestProfile(ActiveQueryTest.QueryProfile.class)
+class ActiveQueryTest {
+
+    public static class QueryProfile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("paynotify.reconcile.schedule", "2s,30m,1h", "paynotify.reconcile.max-rate", "10");
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(SimulatorResource.class));
+        }
+    }
+
+    private static final MerchantClient MERCHANT =
+            new MerchantClient(SimulatorResource.CLIENT, SimulatorResource.CLIENT_SECRET);
+    private static final Duration WAIT = Duration.ofSeconds(20);
+
+    @Inject
+    ChannelRegistry registry;
+
+    @Inject
+    Transactions transactions;
+
+    @Inject
+    NotificationIntake intake;
+
+    @Inject
+    NotifyMetrics metrics;
+
+    @Inject
+    Instance<OrderQuery> queries;
+
+    @Inject
+    ActiveQuery activeQuery;
+
+    // ---- each provider's answers
+
+    @ParameterizedTest
+    @ValueSource(strings = {WX, WX3, ALI})
+    void aPaidAnswerAppliesThePaymentAsANotificationWouldWithSourceQuery(String channel) {
+        String no = create(channel, 1234);
+        Sim.trade(no, "PAID", 1234);
+
+        await(() -> "SUCCESS".equals(order(channel, no).get("state")), "the order becomes SUCCESS by active query");
+
+        List<Map<String, Object>> recorded = notifications(channel, no);
+        assertEquals(1, recorded.size(), "one answer recorded");
+        assertEquals("APPLIED", recorded.get(0).get("outcome"));
+        assertEquals("QUERY", recorded.get(0).get("source"));
+        Map<String, Object> o = order(channel, no);
+        assertEquals(1, ((Number) o.get("query_count")).intValue());
+        assertNotNull(o.get("last_queried_at"));
+        assertNotNull(o.get("transaction_id"));
+        List<Sim.Request> sent = Sim.requests(no);
+        assertEquals(1, sent.size(), "one query sent");
+        assertTrue(sent.get(0).accepted(), "the gateway accepted the request signature: " + sent.get(0).rejection());
+
+        given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .get("/admin/orders/" + channel + "/" + no)
+                .then()
+                .statusCode(200)
+                .body("state", equalTo("SUCCESS"))
+                .body("queryCount", equalTo(1))
+                .body("lastQueriedAt", org.hamcrest.Matchers.notNullValue());
+        given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .get("/admin/notifications?source=QUERY&channel=" + channel)
+                .then()
+                .statusCode(200)
+                .body("items.find { it.outTradeNo == '" + no + "' }.source", equalTo("QUERY"))
+                .body("items.find { it.outTradeNo == '" + no + "' }.rawBody", org.hamcrest.Matchers.notNullValue());
+    }
+
+    @ParameterizedTest
+    @CsvSource({
+        WX + ",NOTPAY",
+        WX3 + ",USERPAYING",
+        ALI + ",NOTPAY",
+        WX + ",NOT_FOUND",
+        WX3 + ",NOT_FOUND",
+        ALI + ",NOT_FOUND"
+    })
+    void aNotFinalOrNotFoundAnswerRecordsOnlyTheQueryAndTheNextStepApplies(String channel, String state) {
+        String no = create(channel, 500);
+        if (!"NOT_FOUND".equals(state)) {
+            Sim.trade(no, state, 500);
+        }
+
+        await(() -> queryCount(channel, no) == 1 && Sim.requests(no).size() == 1, "one query sent");
+        awaitMetricDelta(channel, state.equals("NOT_FOUND") ? "NOT_FOUND" : "NOT_FINAL");
+
+        Map<String, Object> o = order(channel, no);
+        assertEquals("PENDING", o.get("state"));
+        assertTrue(notifications(channel, no).isEmpty(), "nothing recorded");
+        assertTrue(Sim.requests(no).get(0).accepted());
+        Instant created = ((Timestamp) o.get("created_at")).toInstant();
+        Instant next = ((Timestamp) o.get("next_query_at")).toInstant();
+        assertEquals(created.plus(Duration.ofMinutes(30)), next, "the next future step: 30 min after creation");
+    }
+
+    @ParameterizedTest
+    @CsvSource({WX + ",CLOSED", WX3 + ",REVOKED", ALI + ",CLOSED"})
+    void aClosedAnswerClosesTheOrder(String channel, String state) {
+        String no = create(channel, 700);
+        Sim.trade(no, state, 700);
+
+        await(() -> "CLOSED".equals(order(channel, no).get("state")), "the order becomes CLOSED by active query");
+        List<Map<String, Object>> recorded = notifications(channel, no);
+        assertEquals(1, recorded.size());
+        assertEquals("APPLIED", recorded.get(0).get("outcome"));
+        assertEquals("QUERY", recorded.get(0).get("source"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {WX, WX3, ALI})
+    void aPaidThenRefundedTradeIsAPayment(String channel) {
+        // WeChat trade_state REFUND; Alipay TRADE_CLOSED with send_pay_date
+        String no = create(channel, 800);
+        Sim.trade(no, "REFUND", 800);
+
+        await(() -> "SUCCESS".equals(order(channel, no).get("state")), "the refunded trade proves the payment");
+        assertEquals("QUERY", notifications(channel, no).get(0).get("source"));
+    }
+
+    @Test
+    void aWechatRefundAnswerWithoutTheTransactionIsUnknownAndFlagged() {
+        String no = create(WX3, 810);
+        Sim.trade(no, "REFUND", 810, "OMIT_PAYMENT", 0);
+
+        await(() -> notifications(WX3, no).size() == 1, "the UNKNOWN answer is recorded");
+        Map<String, Object> n = notifications(WX3, no).get(0);
+        assertEquals("ANOMALY", n.get("outcome"));
+        assertEquals("QUERY", n.get("source"));
+        assertEquals("PENDING", order(WX3, no).get("state"), "an unknown answer never pays the order");
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {WX, WX3, ALI})
+    void anAmountThatDiffersIsAnAnomalyAndPaysNothing(String channel) {
+        String no = create(channel, 1000);
+        Sim.trade(no, "PAID", 999);
+
+        await(() -> notifications(channel, no).size() == 1, "the answer is recorded");
+        Map<String, Object> n = notifications(channel, no).get(0);
+        assertEquals("ANOMALY", n.get("outcome"));
+        assertEquals("AMOUNT_MISMATCH", n.get("reason"));
+        assertEquals("PENDING", order(channel, no).get("state"));
+    }
+
+    // ---- answers that must never be applied
+
+    @ParameterizedTest
+    @CsvSource({
+        WX + ",BAD_SIGNATURE",
+        WX3 + ",BAD_SIGNATURE",
+        ALI + ",BAD_SIGNATURE",
+        WX3 + ",UNSIGNED",
+        ALI + ",UNSIGNED",
+        WX + ",WRONG_MCH",
+        WX3 + ",WRONG_MCH"
+    })
+    void anAnswerThatFailsItsCheckIsCountedAndNeverApplied(String channel, String fault) {
+        double before = counter("paynotify_query_answers_unverified_total", Map.of("channel", channel));
+        String no = create(channel, 900);
+        Sim.trade(no, "PAID", 900, fault, 0);
+
+        await(
+                () -> counter("paynotify_query_answers_unverified_total", Map.of("channel", channel)) > before,
+                "the unverified answer is counted");
+        assertEquals("PENDING", order(channel, no).get("state"));
+        assertTrue(notifications(channel, no).isEmpty(), "an unverified answer is never stored");
+        assertEquals(1, queryCount(channel, no));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {WX, WX3, ALI})
+    void aServerErrorIsAnErrorAndTheNextStepAsksAgain(String channel) {
+        double before = counter("paynotify_queries_total", Map.of("channel", channel, "result", "ERROR"));
+        String no = create(channel, 950);
+        Sim.trade(no, "PAID", 950, "HTTP_500", 0);
+
+        await(
+                () -> counter("paynotify_queries_total", Map.of("channel", channel, "result", "ERROR")) > before,
+                "the error is counted");
+        Map<String, Object> o = order(channel, no);
+        assertEquals("PENDING", o.get("state"));
+        assertTrue(notifications(channel, no).isEmpty());
+        assertNotNull(o.get("next_query_at"), "asked again at the next step");
+    }
+
+    @Test
+    void anAlipayErrorResponseIsAnErrorNeverNotFound() {
+        double before = counter("paynotify_queries_total", Map.of("channel", ALI, "result", "ERROR"));
+        String no = create(ALI, 960);
+        Sim.trade(no, "PAID", 960, "ERROR_RESPONSE", 0);
+
+        await(
+                () -> counter("paynotify_queries_total", Map.of("channel", ALI, "result", "ERROR")) > before,
+                "the error response is counted as an error");
+        assertEquals("PENDING", order(ALI, no).get("state"));
+    }
+
+    @Test
+    void anAlipayAnswerWithEscapedSlashesIsVerifiedAsAlipaysSdkDoes() {
+        String no = create(ALI, 970);
+        Sim.trade(no, "PAID", 970, "ESCAPED_SLASHES", 0);
+
+        await(() -> "SUCCESS".equals(order(ALI, no).get("state")), "the \\/ answer verifies once unescaped");
+    }
+
+    @Test
+    void slowProvidersHoldNoTransactionNorConnectionAndDelayNoNotification() throws Exception {
+        double before = counter("paynotify_queries_total", Map.of("channel", WX3, "result", "ERROR"));
+        var slow = new ArrayList<String>();
+        for (int i = 0; i < 8; i++) {
+            String no = create(WX3, 100 + i);
+            Sim.trade(no, "PAID", 100 + i, "SLOW", 8_000);
+            slow.add(no);
+        }
+        await(() -> slow.stream().allMatch(no -> !Sim.requests(no).isEmpty()), "all eight queries are at the gateway");
+
+        // while eight provider calls hang: no transaction is open, and a notification is answered at once
+        assertEquals(
+                0,
+                Db.count("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                        + " AND state LIKE 'idle in transaction%'"),
+                "no transaction is held during a provider call");
+        String other = create(WX, 321);
+        Map<String, String> fields = WechatV2Fixtures.paid(other, "4200000999" + other.substring(2, 12), 321);
+        fields.put("appid", SimulatorResource.WX_APPID);
+        fields.put("mch_id", SimulatorResource.WX_MCH);
+        long started = System.nanoTime();
+        given().body(WechatV2Fixtures.body(WechatV2Fixtures.signed(fields, SimulatorResource.WX_KEY, "MD5")))
+                .post("/notify/wechatpay/" + WX)
+                .then()
+                .statusCode(200)
+                .body(org.hamcrest.Matchers.containsString("SUCCESS"));
+        long ms = (System.nanoTime() - started) / 1_000_000;
+        assertTrue(ms < 2_500, "the notification was answered in " + ms + " ms while queries hung");
+
+        // each slow call ends after 5 s as a timeout: an error, nothing applied
+        await(
+                () -> counter("paynotify_queries_total", Map.of("channel", WX3, "result", "ERROR")) >= before + 8,
+                "eight timeouts counted");
+        for (String no : slow) {
+            assertEquals("PENDING", order(WX3, no).get("state"));
+            assertTrue(notifications(WX3, no).isEmpty());
+        }
+    }
+
+    // ---- the notification and the query meet
+
+    @Test
+    void aNotificationAfterTheQueryAppliedThePaymentIsADuplicate() {
+        String no = create(WX, 4321);
+        Sim.trade(no, "PAID", 4321);
+        await(() -> "SUCCESS".equals(order(WX, no).get("state")), "paid by active query");
+        String transactionId = (String) order(WX, no).get("transaction_id");
+
+        Map<String, String> fields = WechatV2Fixtures.paid(no, transactionId, 4321);
+        fields.put("appid", SimulatorResource.WX_APPID);
+        fields.put("mch_id", SimulatorResource.WX_MCH);
+        given().body(WechatV2Fixtures.body(WechatV2Fixtures.signed(fields, SimulatorResource.WX_KEY, "MD5")))
+                .post("/notify/wechatpay/" + WX)
+                .then()
+                .statusCode(200)
+                .body(org.hamcrest.Matchers.containsString("SUCCESS"));
+
+        List<Map<String, Object>> recorded = notifications(WX, no);
+        assertEquals(2, recorded.size());
+        assertEquals("QUERY", recorded.get(0).get("source"));
+        assertEquals("APPLIED", recorded.get(0).get("outcome"));
+        assertEquals("NOTIFY", recorded.get(1).get("source"));
+        assertEquals("DUPLICATE", recorded.get(1).get("outcome"));
+        assertEquals(
+                1,
+                Db.count("SELECT count(*) FROM events WHERE type = 'order.paid' AND out_trade_no = ?", no),
+                "one order.paid event, from the query");
+    }
+
+    @Test
+    void anOrderPaidByNotificationBeforeItsStepIsNeverQueried() {
+        String no = create(WX, 654);
+        Sim.trade(no, "PAID", 654);
+        Map<String, String> fields = WechatV2Fixtures.paid(no, "4200000654" + no.substring(2, 12), 654);
+        fields.put("appid", SimulatorResource.WX_APPID);
+        fields.put("mch_id", SimulatorResource.WX_MCH);
+        given().body(WechatV2Fixtures.body(WechatV2Fixtures.signed(fields, SimulatorResource.WX_KEY, "MD5")))
+                .post("/notify/wechatpay/" + WX)
+                .then()
+                .statusCode(200);
+
+        // a later order of the same channel passes its step, so this one's step has passed too
+        String later = create(WX, 655);
+        await(() -> queryCount(WX, later) == 1, "the later order is queried");
+        assertEquals(0, queryCount(WX, no), "only PENDING orders are queried");
+        assertTrue(Sim.requests(no).isEmpty());
+    }
+
+    // ---- scheduling
+
+    @Test
+    void eachDueOrderIsQueriedOnceAcrossReplicas() throws Exception {
+        var nos = new ArrayList<String>();
+        for (int i = 0; i < 20; i++) {
+            nos.add(create(WX3, 2000 + i));
+        }
+        Instant due = nos.stream()
+                .map(no -> ((Timestamp) order(WX3, no).get("next_query_at")).toInstant())
+                .max(Instant::compareTo)
+                .orElseThrow();
+        await(() -> Db.now().isAfter(due), "every order is due");
+
+        // two more replicas in this process race the running one for the same due rows
+        var replicas = List.of(
+                new ActiveQuery(registry, transactions, intake, metrics, queries),
+                new ActiveQuery(registry, transactions, intake, metrics, queries));
+        ExecutorService pool = Executors.newFixedThreadPool(4);
+        try {
+            CountDownLatch go = new CountDownLatch(1);
+            var ticks = new ArrayList<Future<Integer>>();
+            for (int t = 0; t < 4; t++) {
+                ActiveQuery replica = replicas.get(t % 2);
+                Callable<Integer> ticking = () -> {
+                    go.await();
+                    int started = 0;
+                    for (int k = 0; k < 5; k++) {
+                        started += replica.tick();
+                    }
+                    return started;
+                };
+                ticks.add(pool.submit(ticking));
+            }
+            go.countDown();
+            for (Future<Integer> f : ticks) {
+                f.get();
+            }
+            await(
+                    () -> nos.stream().mapToLong(no -> Sim.requests(no).size()).sum() >= nos.size(),
+                    "every order was queried");
+            for (String no : nos) {
+                assertEquals(1, queryCount(WX3, no), "claimed once: " + no);
+                assertEquals(1, Sim.requests(no).size(), "asked once: " + no);
+            }
+        } finally {
+            pool.shutdownNow();
+            replicas.forEach(ActiveQuery::stop);
+        }
+    }
+
+    @Test
+    void atMostMaxRateQueriesStartInAnySecondPerChannel() {
+        var nos = new ArrayList<String>();
+        for (int i = 0; i < 25; i++) {
+            nos.add(create(ALI, 3000 + i));
+        }
+        await(() -> nos.stream().allMatch(no -> Sim.requests(no).size() == 1), "all 25 queried");
+
+        List<Instant> arrivals = nos.stream()
+                .map(no -> Instant.parse(Sim.requests(no).get(0).receivedAt()))
+                .sorted()
+                .toList();
+        // max-rate 10: the 11th query after any query starts at least a second after it (less a margin for the
+        // time between a start and its arrival at the gateway)
+        for (int i = 0; i + 10 < arrivals.size(); i++) {
+            Duration gap = Duration.between(arrivals.get(i), arrivals.get(i + 10));
+            assertTrue(gap.toMillis() >= 900, "11 queries within " + gap.toMillis() + " ms");
+        }
+    }
+
+    @Test
+    void stepsThatFellDueCollapseIntoOneQueryAndNoneFollowsTheLastStep() {
+        // a 20-minute-old order whose 2 s step was missed, and a 2-hour-old one past every step
+        String recent = "QC" + id();
+        String old = "QO" + id();
+        Db.insertOrder(WX, "WECHATPAY_V2", recent, 100);
+        Db.insertOrder(WX, "WECHATPAY_V2", old, 100);
+        Db.update(
+                "UPDATE orders SET created_at = now() - interval '20 minutes', next_query_at = now() - interval"
+                        + " '20 minutes' + interval '2 seconds' WHERE channel = ? AND out_trade_no = ?",
+                WX,
+                recent);
+        Db.update(
+                "UPDATE orders SET created_at = now() - interval '2 hours', next_query_at = now() - interval '2 hours'"
+                        + " + interval '2 seconds' WHERE channel = ? AND out_trade_no = ?",
+                WX,
+                old);
+
+        await(() -> queryCount(WX, recent) == 1 && queryCount(WX, old) == 1, "both queried");
+        Map<String, Object> r = order(WX, recent);
+        assertEquals(
+                ((Timestamp) r.get("created_at")).toInstant().plus(Duration.ofMinutes(30)),
+                ((Timestamp) r.get("next_query_at")).toInstant(),
+                "the missed step collapsed; the next future step (30 min) applies");
+        assertNull(order(WX, old).get("next_query_at"), "no step left after the last one");
+    }
+
+    @Test
+    void ordersCreatedBeforeTheChannelQueriedAreScheduledAtStart() {
+        String fresh = "QB" + id();
+        String tooOld = "QT" + id();
+        Db.insertOrder(WX, "WECHATPAY_V2", fresh, 100);
+        Db.insertOrder(WX, "WECHATPAY_V2", tooOld, 100);
+        Db.update(
+                "UPDATE orders SET created_at = now() - interval '2 hours' WHERE channel = ? AND out_trade_no = ?",
+                WX,
+                tooOld);
+        assertNull(order(WX, fresh).get("next_query_at"));
+
+        activeQuery.backfill();
+
+        assertNotNull(order(WX, fresh).get("next_query_at"), "a PENDING order gets its first step");
+        assertNull(order(WX, tooOld).get("next_query_at"), "an order past the last step is never queried");
+        await(() -> queryCount(WX, fresh) == 1, "the backfilled order is queried");
+    }
+
+    @Test
+    void ordersOfAChannelThatDoesNotQueryAreNeverScheduled() {
+        String no = create(SimulatorResource.WX_OFF, 100);
+        assertNull(order(SimulatorResource.WX_OFF, no).get("next_query_at"));
+    }
+
+    // ---- the operator's call
+
+    @Test
+    void anOperatorQueryRunsNowAndAnswersTheResultAndTheRecordedNotification() {
+        String no = create(ALI, 2500);
+        Sim.trade(no, "PAID", 2500);
+
+        given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .post("/admin/orders/" + ALI + "/" + no + "/query")
+                .then()
+                .statusCode(200)
+                .body("result", equalTo("PAID"))
+                .body("notification.source", equalTo("QUERY"))
+                .body("notification.outcome", equalTo("APPLIED"))
+                .body("notification.outTradeNo", equalTo(no));
+        assertEquals("SUCCESS", order(ALI, no).get("state"));
+        assertEquals(1, queryCount(ALI, no));
+    }
+
+    @Test
+    void anOperatorQueryOfANotFinalOrderAnswersNotFinalWithoutANotification() {
+        String no = create(WX3, 2600);
+        Sim.trade(no, "NOTPAY", 2600);
+        given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .post("/admin/orders/" + WX3 + "/" + no + "/query")
+                .then()
+                .statusCode(200)
+                .body("result", equalTo("NOT_FINAL"))
+                .body("notification", nullValue());
+        String missing = create(WX, 2601);
+        given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .post("/admin/orders/" + WX + "/" + missing + "/query")
+                .then()
+                .statusCode(200)
+                .body("result", equalTo("NOT_FOUND"));
+    }
+
+    @Test
+    void anOperatorQueryAnswers404ThenChecks409() {
+        given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .post("/admin/orders/" + WX + "/NOSUCHORDER0001/query")
+                .then()
+                .statusCode(404);
+        given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .post("/admin/orders/no-such-channel/NOSUCHORDER0001/query")
+                .then()
+                .statusCode(404);
+        String off = create(SimulatorResource.WX_OFF, 100);
+        given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .post("/admin/orders/" + SimulatorResource.WX_OFF + "/" + off + "/query")
+                .then()
+                .statusCode(409);
+        String closed = create(WX, 100);
+        MERCHANT.close(WX, closed, "close-" + closed);
+        given().auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .post("/admin/orders/" + WX + "/" + closed + "/query")
+                .then()
+                .statusCode(409);
+        assertTrue(Sim.requests(closed).isEmpty(), "a closed order is never queried");
+        given().post("/admin/orders/" + WX + "/" + closed + "/query").then().statusCode(401);
+    }
+
+    // ---- helpers
+
+    private static String id() {
+        return UUID.randomUUID().toString().replace("-", "").substring(0, 20).toUpperCase();
+    }
+
+    /** Registers a new order through the merchant API; its number is new for each call. */
+    private static String create(String channel, long amount) {
+        String no = "AQ" + id();
+        var answer = MERCHANT.create("k-" + no, MerchantClient.order(channel, no, amount));
+        assertEquals(201, answer.status(), () -> new String(answer.body()));
+        return no;
+    }
+
+    private static Map<String, Object> order(String channel, String no) {
+        return Db.row("SELECT * FROM orders WHERE channel = ? AND out_trade_no = ?", channel, no);
+    }
+
+    private static int queryCount(String channel, String no) {
+        return ((Number) order(channel, no).get("query_count")).intValue();
+    }
+
+    private static List<Map<String, Object>> notifications(String channel, String no) {
+        return Db.rows(
+                "SELECT outcome, reason, source, provider_status FROM notifications"
+                        + " WHERE channel = ? AND out_trade_no = ? ORDER BY id",
+                channel,
+                no);
+    }
+
+    private static void await(BooleanSupplier condition, String what) {
+        long deadline = System.nanoTime() + WAIT.toNanos();
+        while (!condition.getAsBoolean()) {
+            if (System.nanoTime() - deadline > 0) {
+                throw new AssertionError("not within " + WAIT.toSeconds() + " s: " + what);
+            }
+            try {
+                Thread.sleep(50);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new AssertionError(e);
+            }
+        }
+    }
+
+    /** Waits until the query counter of that result has been incremented for the channel at least once. */
+    private static void awaitMetricDelta(String channel, String result) {
+        await(
+                () -> counter("paynotify_queries_total", Map.of("channel", channel, "result", result)) >= 1,
+                "a " + result + " query counted on " + channel);
+    }
+
+    private static double counter(String name, Map<String, String> labels) {
+        String text = given().get(Management.url("/q/metrics")).then().extract().asString();
+        Pattern line = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} (\\S+)$", Pattern.MULTILINE);
+        Matcher m = line.matcher(text);
+        double total = 0;
+        while (m.find()) {
+            String l = m.group(1);
+            if (labels.entrySet().stream().allMatch(e -> l.contains(e.getKey() + "=\"" + e.getValue() + "\""))) {
+                total += Double.parseDouble(m.group(2));
+            }
+        }
+        return total;
+    }
+}
