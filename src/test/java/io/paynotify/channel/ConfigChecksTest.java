@@ -2,6 +2,7 @@ package io.paynotify.channel;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.paynotify.testing.KeyParsers;
 import io.quarkus.runtime.configuration.DurationConverter;
@@ -52,5 +53,34 @@ class ConfigChecksTest {
                 "k must be a positive duration",
                 assertThrows(ConfigProblem.class, () -> ConfigChecks.increasing(List.of(Duration.ZERO), "k"))
                         .getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"5m,1m", "1m,1m", "0s,1m", "1m,-5m"})
+    void aQueryScheduleThatIsNotStrictlyIncreasingAndPositiveFailsTheStart(String value) {
+        var e = assertThrows(ConfigProblem.class, () -> build(Map.of("paynotify.reconcile.schedule", value)));
+        assertTrue(e.getMessage().startsWith("paynotify.reconcile.schedule must"), e.getMessage());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"0", "-3"})
+    void aMaxRateBelowOneFailsTheStart(String value) {
+        var e = assertThrows(ConfigProblem.class, () -> build(Map.of("paynotify.reconcile.max-rate", value)));
+        assertEquals("paynotify.reconcile.max-rate must be at least 1", e.getMessage());
+    }
+
+    @org.junit.jupiter.api.Test
+    void theQueryDefaultsAreTheContracts() {
+        ChannelRegistry r = build(Map.of());
+        assertEquals(
+                List.of(
+                        Duration.ofMinutes(1),
+                        Duration.ofMinutes(5),
+                        Duration.ofMinutes(15),
+                        Duration.ofHours(1),
+                        Duration.ofHours(6),
+                        Duration.ofHours(24)),
+                r.querySchedule());
+        assertEquals(10, r.queryMaxRate());
     }
 }

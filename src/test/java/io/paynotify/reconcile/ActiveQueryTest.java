@@ -215,9 +215,7 @@ class ActiveQueryTest {
         WX3 + ",BAD_SIGNATURE",
         ALI + ",BAD_SIGNATURE",
         WX3 + ",UNSIGNED",
-        ALI + ",UNSIGNED",
-        WX + ",WRONG_MCH",
-        WX3 + ",WRONG_MCH"
+        ALI + ",UNSIGNED"
     })
     void anAnswerThatFailsItsCheckIsCountedAndNeverApplied(String channel, String fault) {
         double before = counter("paynotify_query_answers_unverified_total", Map.of("channel", channel));
@@ -230,6 +228,20 @@ class ActiveQueryTest {
         assertEquals("PENDING", order(channel, no).get("state"));
         assertTrue(notifications(channel, no).isEmpty(), "an unverified answer is never stored");
         assertEquals(1, queryCount(channel, no));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {WX, WX3})
+    void anAnswerForAnotherMerchantIsAnAccountMismatchAsANotificationWouldBe(String channel) {
+        String no = create(channel, 910);
+        Sim.trade(no, "PAID", 910, "WRONG_MCH", 0);
+
+        await(() -> notifications(channel, no).size() == 1, "the answer is recorded");
+        Map<String, Object> n = notifications(channel, no).get(0);
+        assertEquals("ANOMALY", n.get("outcome"));
+        assertEquals("ACCOUNT_MISMATCH", n.get("reason"));
+        assertEquals("QUERY", n.get("source"));
+        assertEquals("PENDING", order(channel, no).get("state"), "never applied");
     }
 
     @ParameterizedTest
