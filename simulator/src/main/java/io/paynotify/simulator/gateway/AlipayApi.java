@@ -54,27 +54,57 @@ final class AlipayApi {
         try {
             params = parameters(request);
         } catch (IllegalArgumentException e) {
-            return refuse(request, Map.of(), null, "unreadable parameters: " + e.getMessage(),
-                    "error_response", error("40002", "isv.invalid-parameter", "参数无效"), null);
+            return refuse(
+                    request,
+                    Map.of(),
+                    null,
+                    "unreadable parameters: " + e.getMessage(),
+                    "error_response",
+                    error("40002", "isv.invalid-parameter", "参数无效"),
+                    null);
         }
         String outTradeNo = outTradeNo(params.get("biz_content"));
         String method = params.get("method");
         if (isBlank(method)) {
-            return refuse(request, params, outTradeNo, "no method",
-                    "error_response", error("40001", "isv.missing-method", "缺少方法名参数"), null);
+            return refuse(
+                    request,
+                    params,
+                    outTradeNo,
+                    "no method",
+                    "error_response",
+                    error("40001", "isv.missing-method", "缺少方法名参数"),
+                    null);
         }
         if (!METHOD.equals(method)) {
-            return refuse(request, params, outTradeNo, "method " + method + " is not " + METHOD,
-                    "error_response", error("40002", "isv.invalid-method", "不存在的方法名"), null);
+            return refuse(
+                    request,
+                    params,
+                    outTradeNo,
+                    "method " + method + " is not " + METHOD,
+                    "error_response",
+                    error("40002", "isv.invalid-method", "不存在的方法名"),
+                    null);
         }
         if (isBlank(params.get("app_id"))) {
-            return refuse(request, params, outTradeNo, "no app_id",
-                    ROOT, error("40001", "isv.missing-app-id", "缺少AppID参数"), null);
+            return refuse(
+                    request,
+                    params,
+                    outTradeNo,
+                    "no app_id",
+                    ROOT,
+                    error("40001", "isv.missing-app-id", "缺少AppID参数"),
+                    null);
         }
         AlipayApp app = config.alipay(params.get("app_id")).orElse(null);
         if (app == null) {
-            return refuse(request, params, outTradeNo, "unknown app_id " + params.get("app_id"),
-                    ROOT, error("40002", "isv.invalid-app-id", "无效的AppID参数"), null);
+            return refuse(
+                    request,
+                    params,
+                    outTradeNo,
+                    "unknown app_id " + params.get("app_id"),
+                    ROOT,
+                    error("40002", "isv.invalid-app-id", "无效的AppID参数"),
+                    null);
         }
         String rejection = checkCommonParameters(params);
         if (rejection != null) {
@@ -82,19 +112,26 @@ final class AlipayApi {
         }
         String content = signContent(params);
         if (!Rsa.verify(app.appPublicKey(), content, params.get("sign"))) {
-            Map<String, Object> error = error("40002", "isv.invalid-signature",
-                    "验签出错，建议检查签名字符串或签名私钥与应用公钥是否匹配，网关生成的验签字符串为："
-                            + content.replace("&", "&amp;"));
-            return refuse(request, params, outTradeNo, "sign does not verify with the app public key",
-                    ROOT, error, app);
+            Map<String, Object> error = error(
+                    "40002",
+                    "isv.invalid-signature",
+                    "验签出错，建议检查签名字符串或签名私钥与应用公钥是否匹配，网关生成的验签字符串为：" + content.replace("&", "&amp;"));
+            return refuse(
+                    request, params, outTradeNo, "sign does not verify with the app public key", ROOT, error, app);
         }
         if (isBlank(outTradeNo)) {
             Map<String, Object> error = businessError("ACQ.INVALID_PARAMETER", "参数无效");
-            return refuse(request, params, null, "biz_content names no out_trade_no (the gateway answers by it only)",
-                    ROOT, error, app);
+            return refuse(
+                    request,
+                    params,
+                    null,
+                    "biz_content names no out_trade_no (the gateway answers by it only)",
+                    ROOT,
+                    error,
+                    app);
         }
-        trades.record(new RecordedRequest(Api.ALIPAY, outTradeNo, true, null,
-                request.lowerCaseHeaders(), params, request.receivedAt()));
+        trades.record(new RecordedRequest(
+                Api.ALIPAY, outTradeNo, true, null, request.lowerCaseHeaders(), params, request.receivedAt()));
         ScriptedTrade trade = trades.answerFor(outTradeNo);
         Faults.pauseIfSlow(trade);
         return answer(app, outTradeNo, trade);
@@ -159,7 +196,10 @@ final class AlipayApi {
         StringBuilder content = new StringBuilder();
         new TreeMap<>(params).forEach((name, value) -> {
             if (!"sign".equals(name) && value != null && !value.isEmpty()) {
-                content.append(content.length() == 0 ? "" : "&").append(name).append('=').append(value);
+                content.append(content.length() == 0 ? "" : "&")
+                        .append(name)
+                        .append('=')
+                        .append(value);
             }
         });
         return content.toString();
@@ -206,10 +246,16 @@ final class AlipayApi {
         };
     }
 
-    private Reply refuse(ReceivedRequest request, Map<String, String> params, String outTradeNo, String why,
-            String root, Map<String, Object> error, AlipayApp signer) {
-        trades.record(new RecordedRequest(Api.ALIPAY, outTradeNo, false, why,
-                request.lowerCaseHeaders(), params, request.receivedAt()));
+    private Reply refuse(
+            ReceivedRequest request,
+            Map<String, String> params,
+            String outTradeNo,
+            String why,
+            String root,
+            Map<String, Object> error,
+            AlipayApp signer) {
+        trades.record(new RecordedRequest(
+                Api.ALIPAY, outTradeNo, false, why, request.lowerCaseHeaders(), params, request.receivedAt()));
         String text = write(error);
         String sign = signer == null ? null : Rsa.sign(signer.alipayPrivateKey(), text);
         return Reply.of(200, CONTENT_TYPE, envelope(root, text, sign));

@@ -136,7 +136,8 @@ final class ControlApi {
                     body.put("queries", trades.queryCount(outTradeNo));
                     return Reply.json(200, write(body));
                 })
-                .orElseGet(() -> message(404, "out_trade_no " + outTradeNo + " is not scripted (it answers NOT_FOUND)"));
+                .orElseGet(
+                        () -> message(404, "out_trade_no " + outTradeNo + " is not scripted (it answers NOT_FOUND)"));
     }
 
     private Reply requests() {
@@ -161,16 +162,16 @@ final class ControlApi {
     private static <E extends Enum<E>> E enumValue(Class<E> type, JsonNode node, String field, E fallback) {
         if (node == null || node.isNull()) {
             if (fallback == null) {
-                throw new IllegalArgumentException("\"" + field + "\" is required, one of "
-                        + Arrays.toString(type.getEnumConstants()));
+                throw new IllegalArgumentException(
+                        "\"" + field + "\" is required, one of " + Arrays.toString(type.getEnumConstants()));
             }
             return fallback;
         }
         try {
             return Enum.valueOf(type, node.asText());
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("\"" + field + "\" must be one of " + Arrays.toString(type.getEnumConstants())
-                    + ", not " + node);
+            throw new IllegalArgumentException(
+                    "\"" + field + "\" must be one of " + Arrays.toString(type.getEnumConstants()) + ", not " + node);
         }
     }
 

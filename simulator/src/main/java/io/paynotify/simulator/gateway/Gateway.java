@@ -49,7 +49,9 @@ public final class Gateway implements AutoCloseable {
         return server.port();
     }
 
-    /** {@code http://127.0.0.1:<port>}: WeChat's api base URL; Alipay's gateway URL is this plus {@code /gateway.do}. */
+    /**
+     * {@code http://127.0.0.1:<port>}: WeChat's api base URL; Alipay's gateway URL is this plus {@code /gateway.do}.
+     */
     public String baseUrl() {
         return "http://127.0.0.1:" + port();
     }
@@ -96,8 +98,10 @@ public final class Gateway implements AutoCloseable {
         if (path.startsWith(ControlApi.PREFIX)) {
             return control.handle(request);
         }
-        return Reply.text(404, "the simulated gateway serves " + WechatV2Api.PATH + ", " + WechatV3Api.PATH_PREFIX
-                + "{outTradeNo}, " + AlipayApi.PATH + " and " + ControlApi.PREFIX + "…\n");
+        return Reply.text(
+                404,
+                "the simulated gateway serves " + WechatV2Api.PATH + ", " + WechatV3Api.PATH_PREFIX + "{outTradeNo}, "
+                        + AlipayApi.PATH + " and " + ControlApi.PREFIX + "…\n");
     }
 
     private static Reply notAllowed(String allowed) {

@@ -116,7 +116,9 @@ public final class GatewayConfig {
             return this;
         }
 
-        /** An Alipay app: requests verify with {@code appPublicKey}; answers are signed with {@code alipayPrivateKey}. */
+        /**
+         * An Alipay app: requests verify with {@code appPublicKey}; answers are signed with {@code alipayPrivateKey}.
+         */
         public Builder alipay(String appId, PublicKey appPublicKey, PrivateKey alipayPrivateKey) {
             requireNew(appId, alipay.stream().map(AlipayApp::appId).toList(), "Alipay app_id");
             alipay.add(new AlipayApp(appId, appPublicKey, alipayPrivateKey));

@@ -150,6 +150,7 @@ final class LoopbackHttpServer implements AutoCloseable {
             } catch (InterruptedException e) {
                 return; // the gateway is closing
             } catch (RuntimeException e) {
+                e.printStackTrace(); // a bug in the simulator: show it where it runs
                 reply = Reply.text(500, "the simulator failed: " + e);
             }
             write(out, reply);
@@ -178,7 +179,8 @@ final class LoopbackHttpServer implements AutoCloseable {
             if (colon <= 0 || headers.size() >= MAX_HEADERS) {
                 throw new BadRequest(400, "malformed or too many header lines");
             }
-            headers.add(Map.entry(line.substring(0, colon).trim(), line.substring(colon + 1).trim()));
+            headers.add(Map.entry(
+                    line.substring(0, colon).trim(), line.substring(colon + 1).trim()));
         }
         String expect = value(headers, "Expect");
         if (expect != null && expect.equalsIgnoreCase("100-continue")) {
@@ -191,7 +193,8 @@ final class LoopbackHttpServer implements AutoCloseable {
 
     private static byte[] readBody(InputStream in, List<Map.Entry<String, String>> headers) throws IOException {
         String transferEncoding = value(headers, "Transfer-Encoding");
-        if (transferEncoding != null && transferEncoding.toLowerCase(Locale.ROOT).contains("chunked")) {
+        if (transferEncoding != null
+                && transferEncoding.toLowerCase(Locale.ROOT).contains("chunked")) {
             return readChunked(in);
         }
         String length = value(headers, "Content-Length");

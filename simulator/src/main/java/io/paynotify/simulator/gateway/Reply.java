@@ -19,7 +19,8 @@ record Reply(int status, List<Map.Entry<String, String>> headers, byte[] body) {
     }
 
     static Reply of(int status, String contentType, String body) {
-        return new Reply(status, List.of(Map.entry("Content-Type", contentType)), body.getBytes(StandardCharsets.UTF_8));
+        return new Reply(
+                status, List.of(Map.entry("Content-Type", contentType)), body.getBytes(StandardCharsets.UTF_8));
     }
 
     static Reply json(int status, String body) {

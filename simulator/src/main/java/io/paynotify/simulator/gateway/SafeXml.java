@@ -61,7 +61,9 @@ final class SafeXml {
             if (numeric.contains(name)) {
                 xml.append(value);
             } else {
-                xml.append("<![CDATA[").append(value.replace("]]>", "]]]]><![CDATA[>")).append("]]>");
+                xml.append("<![CDATA[")
+                        .append(value.replace("]]>", "]]]]><![CDATA[>"))
+                        .append("]]>");
             }
             xml.append("</").append(name).append('>');
         });

@@ -29,7 +29,8 @@ public record ScriptedTrade(
         Duration delay,
         String rawState) {
 
-    private static final DateTimeFormatter ID_DATE = DateTimeFormatter.ofPattern("yyyyMMdd").withZone(ZoneOffset.ofHours(8));
+    private static final DateTimeFormatter ID_DATE =
+            DateTimeFormatter.ofPattern("yyyyMMdd").withZone(ZoneOffset.ofHours(8));
 
     public ScriptedTrade {
         Objects.requireNonNull(state, "state");

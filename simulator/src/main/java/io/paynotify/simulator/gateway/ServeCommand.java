@@ -63,10 +63,13 @@ public final class ServeCommand {
             return 1;
         }
         CountDownLatch stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            gateway.close();
-            stopped.countDown();
-        }, "paynotify-sim-serve-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            gateway.close();
+                            stopped.countDown();
+                        },
+                        "paynotify-sim-serve-shutdown"));
         out.print(banner(gateway.baseUrl()));
         out.flush();
         try {
@@ -93,7 +96,8 @@ public final class ServeCommand {
                        -d '{"state":"PAID","amount":100}'
                       fields: state (required) NOTPAY|USERPAYING|PAYERROR|PAID|FINISHED|CLOSED|REVOKED|REFUND|NOT_FOUND,
                               amount (fen, default 1), transactionId, paidAt (ISO-8601), delayMillis, rawState,
-                              fault NONE|BAD_SIGNATURE|UNSIGNED|HTTP_500|SLOW|WRONG_MCH|ESCAPED_SLASHES|OMIT_PAYMENT|ERROR_RESPONSE
+                              fault NONE|BAD_SIGNATURE|UNSIGNED|HTTP_500|SLOW|WRONG_MCH|ESCAPED_SLASHES|
+                                    OMIT_PAYMENT|ERROR_RESPONSE
                   curl %1$s/_sim/trades/ORDER-1        the script and how often it was queried
                   curl %1$s/_sim/requests              every query request received
                   curl -X DELETE %1$s/_sim/trades      forget everything
@@ -106,14 +110,14 @@ public final class ServeCommand {
                   Alipay         app_id %9$s  app public key alipay-dev-app-public.pem,
                                  Alipay key alipay-dev-private.pem (verify with alipay-dev-public.pem)
                 """.formatted(
-                base,
-                DevMerchants.WECHAT_V2_MCH_ID,
-                DevMerchants.WECHAT_V2_APP_ID,
-                DevMerchants.WECHAT_V2_API_KEY,
-                DevMerchants.WECHAT_V3_MCH_ID,
-                DevMerchants.WECHAT_V3_APP_ID,
-                DevMerchants.WECHAT_V3_MERCHANT_SERIAL,
-                DevMerchants.WECHAT_V3_PLATFORM_SERIAL,
-                DevMerchants.ALIPAY_APP_ID);
+                        base,
+                        DevMerchants.WECHAT_V2_MCH_ID,
+                        DevMerchants.WECHAT_V2_APP_ID,
+                        DevMerchants.WECHAT_V2_API_KEY,
+                        DevMerchants.WECHAT_V3_MCH_ID,
+                        DevMerchants.WECHAT_V3_APP_ID,
+                        DevMerchants.WECHAT_V3_MERCHANT_SERIAL,
+                        DevMerchants.WECHAT_V3_PLATFORM_SERIAL,
+                        DevMerchants.ALIPAY_APP_ID);
     }
 }

@@ -8,7 +8,8 @@ package io.paynotify.simulator.gateway;
  *   <tr><th>state</th><th>WeChat {@code trade_state}</th><th>Alipay {@code trade_status}</th></tr>
  *   <tr><td>NOTPAY</td><td>NOTPAY</td><td>WAIT_BUYER_PAY</td></tr>
  *   <tr><td>USERPAYING</td><td>USERPAYING</td><td>WAIT_BUYER_PAY</td></tr>
- *   <tr><td>PAYERROR</td><td>PAYERROR</td><td>WAIT_BUYER_PAY (Alipay has no failed state; the trade still waits)</td></tr>
+ *   <tr><td>PAYERROR</td><td>PAYERROR</td>
+ *       <td>WAIT_BUYER_PAY (Alipay has no failed state; the trade still waits)</td></tr>
  *   <tr><td>PAID</td><td>SUCCESS</td><td>TRADE_SUCCESS</td></tr>
  *   <tr><td>FINISHED</td><td>SUCCESS</td><td>TRADE_FINISHED</td></tr>
  *   <tr><td>CLOSED</td><td>CLOSED</td><td>TRADE_CLOSED, no send_pay_date</td></tr>

@@ -60,11 +60,11 @@ final class WechatV2Api {
         }
         String outTradeNo = fields.get("out_trade_no");
         if (isBlank(outTradeNo)) {
-            return refuse(request, fields, "no out_trade_no (the gateway answers by out_trade_no only)",
-                    "缺少参数out_trade_no");
+            return refuse(
+                    request, fields, "no out_trade_no (the gateway answers by out_trade_no only)", "缺少参数out_trade_no");
         }
-        trades.record(new RecordedRequest(Api.WECHATPAY_V2, outTradeNo, true, null,
-                request.lowerCaseHeaders(), fields, request.receivedAt()));
+        trades.record(new RecordedRequest(
+                Api.WECHATPAY_V2, outTradeNo, true, null, request.lowerCaseHeaders(), fields, request.receivedAt()));
         ScriptedTrade trade = trades.answerFor(outTradeNo);
         Faults.pauseIfSlow(trade);
         return answer(merchant.get(), signType, outTradeNo, trade);
@@ -114,8 +114,14 @@ final class WechatV2Api {
     }
 
     private Reply refuse(ReceivedRequest request, Map<String, String> fields, String why, String returnMsg) {
-        trades.record(new RecordedRequest(Api.WECHATPAY_V2, fields.get("out_trade_no"), false, why,
-                request.lowerCaseHeaders(), fields, request.receivedAt()));
+        trades.record(new RecordedRequest(
+                Api.WECHATPAY_V2,
+                fields.get("out_trade_no"),
+                false,
+                why,
+                request.lowerCaseHeaders(),
+                fields,
+                request.receivedAt()));
         return failure(returnMsg);
     }
 

@@ -53,11 +53,18 @@ final class WechatV3Api {
         WechatV3Authorization.Check check =
                 WechatV3Authorization.check(config, request, query.get("mchid"), Instant.now());
         if (!check.ok()) {
-            return refuse(request, query, outTradeNo, check.merchant(), 401, "SIGN_ERROR",
-                    "签名错误，请检查后再试: " + check.rejection(), check.rejection());
+            return refuse(
+                    request,
+                    query,
+                    outTradeNo,
+                    check.merchant(),
+                    401,
+                    "SIGN_ERROR",
+                    "签名错误，请检查后再试: " + check.rejection(),
+                    check.rejection());
         }
-        trades.record(new RecordedRequest(Api.WECHATPAY_V3, outTradeNo, true, null,
-                request.lowerCaseHeaders(), query, request.receivedAt()));
+        trades.record(new RecordedRequest(
+                Api.WECHATPAY_V3, outTradeNo, true, null, request.lowerCaseHeaders(), query, request.receivedAt()));
         ScriptedTrade trade = trades.answerFor(outTradeNo);
         Faults.pauseIfSlow(trade);
         return answer(check.merchant(), request.header("Wechatpay-Serial"), outTradeNo, trade);
@@ -80,7 +87,9 @@ final class WechatV3Api {
             return reply.withHeader("Request-ID", Nonces.alphanumeric(32));
         }
         String serial = merchant.signingSerial(requestedSerial);
-        PrivateKey key = fault == Fault.BAD_SIGNATURE ? foreignKeys.rsa() : merchant.platformKeys().get(serial);
+        PrivateKey key = fault == Fault.BAD_SIGNATURE
+                ? foreignKeys.rsa()
+                : merchant.platformKeys().get(serial);
         return signed(reply, serial, key);
     }
 
@@ -128,15 +137,28 @@ final class WechatV3Api {
                 .withHeader("Wechatpay-Serial", serial);
     }
 
-    private Reply refuse(ReceivedRequest request, Map<String, String> query, String outTradeNo,
-            WechatV3Merchant merchant, int status, String code, String message) {
+    private Reply refuse(
+            ReceivedRequest request,
+            Map<String, String> query,
+            String outTradeNo,
+            WechatV3Merchant merchant,
+            int status,
+            String code,
+            String message) {
         return refuse(request, query, outTradeNo, merchant, status, code, message, message);
     }
 
-    private Reply refuse(ReceivedRequest request, Map<String, String> query, String outTradeNo,
-            WechatV3Merchant merchant, int status, String code, String message, String why) {
-        trades.record(new RecordedRequest(Api.WECHATPAY_V3, outTradeNo, false, why,
-                request.lowerCaseHeaders(), query, request.receivedAt()));
+    private Reply refuse(
+            ReceivedRequest request,
+            Map<String, String> query,
+            String outTradeNo,
+            WechatV3Merchant merchant,
+            int status,
+            String code,
+            String message,
+            String why) {
+        trades.record(new RecordedRequest(
+                Api.WECHATPAY_V3, outTradeNo, false, why, request.lowerCaseHeaders(), query, request.receivedAt()));
         Reply reply = Reply.json(status, error(code, message));
         if (merchant == null) {
             return reply.withHeader("Request-ID", Nonces.alphanumeric(32));

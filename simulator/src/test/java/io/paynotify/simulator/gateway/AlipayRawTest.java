@@ -81,14 +81,17 @@ class AlipayRawTest {
         HttpResponse<String> response =
                 raw.alipay(RawRequests.alipayQuery("2021999999999999", "ali-stranger", keys.alipayApp.getPrivate()));
 
-        assertEquals("{\"alipay_trade_query_response\":{\"code\":\"40002\",\"msg\":\"Invalid Arguments\","
-                + "\"sub_code\":\"isv.invalid-app-id\",\"sub_msg\":\"无效的AppID参数\"}}", response.body());
+        assertEquals(
+                "{\"alipay_trade_query_response\":{\"code\":\"40002\",\"msg\":\"Invalid Arguments\","
+                        + "\"sub_code\":\"isv.invalid-app-id\",\"sub_msg\":\"无效的AppID参数\"}}",
+                response.body());
         assertFalse(gateway.requests().get(0).accepted());
     }
 
     @Test
     void a_tampered_parameter_breaks_the_request_signature() {
-        Map<String, String> params = RawRequests.alipayQuery(ALIPAY_APP_ID, "ali-tampered", keys.alipayApp.getPrivate());
+        Map<String, String> params =
+                RawRequests.alipayQuery(ALIPAY_APP_ID, "ali-tampered", keys.alipayApp.getPrivate());
         params.put("biz_content", "{\"out_trade_no\":\"ali-someone-else\"}");
 
         HttpResponse<String> response = raw.alipay(params);

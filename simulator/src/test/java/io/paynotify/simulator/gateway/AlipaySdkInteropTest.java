@@ -73,9 +73,11 @@ class AlipaySdkInteropTest {
     @Test
     void a_paid_trade_is_a_verified_TRADE_SUCCESS() throws AlipayApiException {
         Instant paidAt = Instant.parse("2024-05-01T02:03:04Z");
-        gateway.script("ali-paid", ScriptedTrade.of(TradeState.PAID, 100)
-                .withTransactionId("2024050122001400000000000001")
-                .withPaidAt(paidAt));
+        gateway.script(
+                "ali-paid",
+                ScriptedTrade.of(TradeState.PAID, 100)
+                        .withTransactionId("2024050122001400000000000001")
+                        .withPaidAt(paidAt));
 
         AlipayTradeQueryResponse response = query("ali-paid");
 
@@ -178,7 +180,8 @@ class AlipaySdkInteropTest {
         assertFalse(response.isSuccess());
         assertEquals("40002", response.getCode());
         assertEquals("isv.invalid-signature", response.getSubCode());
-        assertTrue(response.getSubMsg().contains("app_id=" + TestGateways.ALIPAY_APP_ID + "&amp;"), response::getSubMsg);
+        assertTrue(
+                response.getSubMsg().contains("app_id=" + TestGateways.ALIPAY_APP_ID + "&amp;"), response::getSubMsg);
         RecordedRequest request = onlyRequest();
         assertFalse(request.accepted());
         assertEquals("ali-intruder", request.outTradeNo());

@@ -31,7 +31,8 @@ class GatewayConfigTest {
 
         // each key is the half of the pair whose other half the dev profile (or a verifier) holds
         assertPair(Pem.privateKeyResource(KEYS + "wechatpay-v3-dev-merchant-private.pem"), v3.merchantPublicKey());
-        assertPair(v3.platformKeys().get(v3.defaultPlatformSerial()),
+        assertPair(
+                v3.platformKeys().get(v3.defaultPlatformSerial()),
                 Pem.publicKeyResource(KEYS + "wechatpay-v3-dev-platform-public.pem"));
         assertPair(Pem.privateKeyResource(KEYS + "alipay-dev-app-private.pem"), alipay.appPublicKey());
         assertPair(alipay.alipayPrivateKey(), Pem.publicKeyResource(KEYS + "alipay-dev-public.pem"));
@@ -43,8 +44,10 @@ class GatewayConfigTest {
         GatewayConfig.Builder builder = GatewayConfig.builder().wechatV2("1", "wx1", "k");
 
         assertThrows(IllegalArgumentException.class, () -> builder.wechatV2("1", "wx2", "k"));
-        assertThrows(IllegalArgumentException.class, () -> builder.wechatV3("3", "wx3", "S",
-                keys.v3Merchant.getPublic(), Map.of("A", keys.v3Platform.getPrivate()), "B"));
+        assertThrows(
+                IllegalArgumentException.class,
+                () -> builder.wechatV3(
+                        "3", "wx3", "S", keys.v3Merchant.getPublic(), Map.of("A", keys.v3Platform.getPrivate()), "B"));
         assertThrows(IllegalArgumentException.class, () -> builder.port(70000));
     }
 

@@ -21,9 +21,11 @@ class GatewayIsolationTest {
             first.script("shared-no", ScriptedTrade.of(TradeState.PAID, 1));
 
             String fromFirst = new RawRequests(first)
-                    .v2(RawRequests.v2Query(V2_MCH_ID, V2_APP_ID, "shared-no", "MD5", V2_API_KEY)).body();
+                    .v2(RawRequests.v2Query(V2_MCH_ID, V2_APP_ID, "shared-no", "MD5", V2_API_KEY))
+                    .body();
             String fromSecond = new RawRequests(second)
-                    .v2(RawRequests.v2Query(V2_MCH_ID, V2_APP_ID, "shared-no", "MD5", V2_API_KEY)).body();
+                    .v2(RawRequests.v2Query(V2_MCH_ID, V2_APP_ID, "shared-no", "MD5", V2_API_KEY))
+                    .body();
 
             assertTrue(fromFirst.contains("<trade_state><![CDATA[SUCCESS]]></trade_state>"), fromFirst);
             assertTrue(fromSecond.contains("<err_code><![CDATA[ORDERNOTEXIST]]></err_code>"), fromSecond);

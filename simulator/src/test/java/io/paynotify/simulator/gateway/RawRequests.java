@@ -42,7 +42,7 @@ final class RawRequests {
 
     // ---- WeChat Pay v2
 
-    /** An order query for {@code outTradeNo}, MD5-signed when {@code signType} is null (and then no sign_type field). */
+    /** An order query for {@code outTradeNo}; MD5 with no sign_type field when {@code signType} is null. */
     static Map<String, String> v2Query(String mchId, String appId, String outTradeNo, String signType, String key) {
         Map<String, String> fields = new TreeMap<>();
         fields.put("appid", appId);
@@ -58,10 +58,13 @@ final class RawRequests {
 
     /** WeChat's v2 sign, written here from the documentation rather than borrowed from the gateway. */
     static String v2Sign(Map<String, String> fields, String signType, String key) {
-        String content = new TreeMap<>(fields).entrySet().stream()
-                .filter(e -> !e.getKey().equals("sign") && !e.getValue().isEmpty())
-                .map(e -> e.getKey() + "=" + e.getValue())
-                .collect(Collectors.joining("&")) + "&key=" + key;
+        String content = new TreeMap<>(fields)
+                        .entrySet().stream()
+                                .filter(e -> !e.getKey().equals("sign")
+                                        && !e.getValue().isEmpty())
+                                .map(e -> e.getKey() + "=" + e.getValue())
+                                .collect(Collectors.joining("&"))
+                + "&key=" + key;
         try {
             byte[] digest;
             if ("HMAC-SHA256".equals(signType)) {
@@ -90,7 +93,8 @@ final class RawRequests {
     // ---- WeChat Pay v3
 
     /** A v3 order query as the contract sends it, signed with {@code merchantKey} at {@code timestamp}. */
-    HttpRequest.Builder v3Query(String outTradeNo, String mchid, String serial, PrivateKey merchantKey, long timestamp) {
+    HttpRequest.Builder v3Query(
+            String outTradeNo, String mchid, String serial, PrivateKey merchantKey, long timestamp) {
         String target = "/v3/pay/transactions/out-trade-no/" + outTradeNo + "?mchid=" + mchid;
         String nonce = "593BEC0C930BF1AFEB40B4A08C8FB242";
         String signature = rsaSign(merchantKey, "GET\n" + target + "\n" + timestamp + "\n" + nonce + "\n\n");
@@ -128,9 +132,11 @@ final class RawRequests {
         params.put("format", "JSON");
         params.put("charset", "utf-8");
         params.put("sign_type", "RSA2");
-        params.put("timestamp", DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
-                .withZone(ZoneOffset.ofHours(8))
-                .format(Instant.now()));
+        params.put(
+                "timestamp",
+                DateTimeFormatter.ofPattern("yyyy-MM-dd HH:mm:ss")
+                        .withZone(ZoneOffset.ofHours(8))
+                        .format(Instant.now()));
         params.put("version", "1.0");
         params.put("biz_content", "{\"out_trade_no\":\"" + outTradeNo + "\"}");
         params.put("sign", rsaSign(appKey, alipaySignContent(params)));
@@ -138,10 +144,11 @@ final class RawRequests {
     }
 
     static String alipaySignContent(Map<String, String> params) {
-        return new TreeMap<>(params).entrySet().stream()
-                .filter(e -> !e.getKey().equals("sign") && !e.getValue().isEmpty())
-                .map(e -> e.getKey() + "=" + e.getValue())
-                .collect(Collectors.joining("&"));
+        return new TreeMap<>(params)
+                .entrySet().stream()
+                        .filter(e -> !e.getKey().equals("sign") && !e.getValue().isEmpty())
+                        .map(e -> e.getKey() + "=" + e.getValue())
+                        .collect(Collectors.joining("&"));
     }
 
     /** All parameters in the form body, as the contract's client sends them. */

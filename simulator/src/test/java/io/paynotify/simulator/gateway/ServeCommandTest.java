@@ -36,7 +36,8 @@ class ServeCommandTest {
         assertTrue(banner.contains("http://127.0.0.1:8090/v3/pay/transactions/out-trade-no/{outTradeNo}?mchid="));
         assertTrue(banner.contains("POST http://127.0.0.1:8090/gateway.do"));
         assertTrue(banner.contains("curl -X PUT http://127.0.0.1:8090/_sim/trades/ORDER-1"));
-        assertTrue(banner.contains("1900000001") && banner.contains("1900000003") && banner.contains("2021000000000001"));
+        assertTrue(
+                banner.contains("1900000001") && banner.contains("1900000003") && banner.contains("2021000000000001"));
         assertTrue(banner.contains("PUB_KEY_ID_0000000000000000000000000000DEV1"));
     }
 }

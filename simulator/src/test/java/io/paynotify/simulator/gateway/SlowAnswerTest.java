@@ -24,7 +24,9 @@ class SlowAnswerTest {
     void a_slow_answer_does_not_block_other_requests_and_close_drops_it() throws Exception {
         Gateway gateway = TestGateways.start(new TestKeys());
         RawRequests raw = new RawRequests(gateway);
-        gateway.script("slow", ScriptedTrade.of(TradeState.PAID, 1).withFault(Fault.SLOW).withDelay(Duration.ofMinutes(1)));
+        gateway.script(
+                "slow",
+                ScriptedTrade.of(TradeState.PAID, 1).withFault(Fault.SLOW).withDelay(Duration.ofMinutes(1)));
         gateway.script("fast", ScriptedTrade.of(TradeState.PAID, 1));
 
         CompletableFuture<HttpResponse<String>> slow = raw.sendAsync(v2Request(gateway, "slow"));
@@ -43,7 +45,8 @@ class SlowAnswerTest {
     @Test
     void a_slow_answer_comes_after_its_delay() throws Exception {
         try (Gateway gateway = TestGateways.start(new TestKeys())) {
-            gateway.script("a-bit-slow",
+            gateway.script(
+                    "a-bit-slow",
                     ScriptedTrade.of(TradeState.NOTPAY, 1).withFault(Fault.SLOW).withDelay(Duration.ofMillis(300)));
             long started = System.nanoTime();
 
@@ -56,8 +59,9 @@ class SlowAnswerTest {
 
     private static HttpRequest v2Request(Gateway gateway, String outTradeNo) {
         String xml = RawRequests.v2Query(V2_MCH_ID, V2_APP_ID, outTradeNo, "MD5", V2_API_KEY).entrySet().stream()
-                .map(e -> "<" + e.getKey() + ">" + e.getValue() + "</" + e.getKey() + ">")
-                .reduce("<xml>", String::concat) + "</xml>";
+                        .map(e -> "<" + e.getKey() + ">" + e.getValue() + "</" + e.getKey() + ">")
+                        .reduce("<xml>", String::concat)
+                + "</xml>";
         return HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/pay/orderquery"))
                 .POST(HttpRequest.BodyPublishers.ofString(xml))
                 .build();

@@ -68,8 +68,8 @@ class WechatV2RawTest {
 
     @Test
     void a_request_signed_with_another_key_is_refused_with_the_signature_error() {
-        HttpResponse<String> response =
-                raw.v2(RawRequests.v2Query(V2_MCH_ID, V2_APP_ID, "v2-intruder", "MD5", "another-key-another-key-another-"));
+        HttpResponse<String> response = raw.v2(
+                RawRequests.v2Query(V2_MCH_ID, V2_APP_ID, "v2-intruder", "MD5", "another-key-another-key-another-"));
 
         Map<String, String> answer = answer(response);
         assertEquals(Map.of("return_code", "FAIL", "return_msg", "签名错误"), answer);
@@ -86,10 +86,14 @@ class WechatV2RawTest {
         unsigned.remove("sign");
 
         assertEquals("FAIL", answer(raw.v2(unsigned)).get("return_code"));
-        assertEquals("FAIL", answer(raw.v2(RawRequests.v2Query("1999999998", V2_APP_ID, "x1", "MD5", V2_API_KEY)))
-                .get("return_code"));
-        assertEquals("FAIL", answer(raw.v2(RawRequests.v2Query(V2_MCH_ID, "wxother", "x2", "MD5", V2_API_KEY)))
-                .get("return_code"));
+        assertEquals(
+                "FAIL",
+                answer(raw.v2(RawRequests.v2Query("1999999998", V2_APP_ID, "x1", "MD5", V2_API_KEY)))
+                        .get("return_code"));
+        assertEquals(
+                "FAIL",
+                answer(raw.v2(RawRequests.v2Query(V2_MCH_ID, "wxother", "x2", "MD5", V2_API_KEY)))
+                        .get("return_code"));
         assertTrue(gateway.requests().stream().noneMatch(RecordedRequest::accepted));
     }
 
@@ -97,9 +101,10 @@ class WechatV2RawTest {
     void a_document_with_a_dtd_is_refused_unread() {
         String xxe = "<?xml version=\"1.0\"?><!DOCTYPE xml [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>"
                 + "<xml><mch_id>&x;</mch_id></xml>";
-        HttpResponse<String> response = raw.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/pay/orderquery"))
-                .POST(HttpRequest.BodyPublishers.ofString(xxe))
-                .build());
+        HttpResponse<String> response =
+                raw.send(HttpRequest.newBuilder(URI.create(gateway.baseUrl() + "/pay/orderquery"))
+                        .POST(HttpRequest.BodyPublishers.ofString(xxe))
+                        .build());
 
         assertEquals("FAIL", answer(response).get("return_code"));
         assertFalse(response.body().contains("root:"));
@@ -109,7 +114,8 @@ class WechatV2RawTest {
     @Test
     void a_refund_answer_carries_the_payment_unless_told_to_omit_it() {
         gateway.script("v2-refund", ScriptedTrade.of(TradeState.REFUND, 700));
-        gateway.script("v2-bare-refund", ScriptedTrade.of(TradeState.REFUND, 700).withFault(Fault.OMIT_PAYMENT));
+        gateway.script(
+                "v2-bare-refund", ScriptedTrade.of(TradeState.REFUND, 700).withFault(Fault.OMIT_PAYMENT));
 
         Map<String, String> full = query("v2-refund");
         Map<String, String> bare = query("v2-bare-refund");
@@ -143,8 +149,7 @@ class WechatV2RawTest {
     void http_500_is_a_front_proxy_page() {
         gateway.script("v2-500", ScriptedTrade.of(TradeState.PAID, 1).withFault(Fault.HTTP_500));
 
-        HttpResponse<String> response =
-                raw.v2(RawRequests.v2Query(V2_MCH_ID, V2_APP_ID, "v2-500", "MD5", V2_API_KEY));
+        HttpResponse<String> response = raw.v2(RawRequests.v2Query(V2_MCH_ID, V2_APP_ID, "v2-500", "MD5", V2_API_KEY));
 
         assertEquals(500, response.statusCode());
         assertTrue(response.body().contains("500 Internal Server Error"));

@@ -60,9 +60,11 @@ class WechatV2SdkInteropTest {
     @ValueSource(strings = {SignType.MD5, SignType.HMAC_SHA256})
     void a_paid_trade_is_answered_with_a_verified_signature(String signType) throws WxPayException {
         Instant paidAt = Instant.parse("2024-05-01T02:03:04Z");
-        gateway.script("v2-paid", ScriptedTrade.of(TradeState.PAID, 1234)
-                .withTransactionId("4200000000202405010000000001")
-                .withPaidAt(paidAt));
+        gateway.script(
+                "v2-paid",
+                ScriptedTrade.of(TradeState.PAID, 1234)
+                        .withTransactionId("4200000000202405010000000001")
+                        .withPaidAt(paidAt));
 
         WxPayOrderQueryResult result = wxJava(signType).queryOrder(null, "v2-paid");
 
@@ -96,7 +98,8 @@ class WechatV2SdkInteropTest {
     @ParameterizedTest
     @ValueSource(strings = {SignType.MD5, SignType.HMAC_SHA256})
     void an_unknown_order_is_ORDERNOTEXIST(String signType) {
-        WxPayException e = assertThrows(WxPayException.class, () -> wxJava(signType).queryOrder(null, "v2-nobody"));
+        WxPayException e =
+                assertThrows(WxPayException.class, () -> wxJava(signType).queryOrder(null, "v2-nobody"));
 
         assertEquals("ORDERNOTEXIST", e.getErrCode(), "the signed FAIL answer verified and was read: " + e);
         assertEquals("FAIL", e.getResultCode());
@@ -120,7 +123,8 @@ class WechatV2SdkInteropTest {
     void a_badly_signed_answer_fails_the_sdk_check(String signType) {
         gateway.script("v2-forged", ScriptedTrade.of(TradeState.PAID, 100).withFault(Fault.BAD_SIGNATURE));
 
-        WxPayException e = assertThrows(WxPayException.class, () -> wxJava(signType).queryOrder(null, "v2-forged"));
+        WxPayException e =
+                assertThrows(WxPayException.class, () -> wxJava(signType).queryOrder(null, "v2-forged"));
 
         assertEquals("参数格式校验错误！", e.getMessage(), "WxJava's message for a sign that does not verify");
     }

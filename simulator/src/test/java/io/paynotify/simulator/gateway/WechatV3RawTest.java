@@ -43,7 +43,8 @@ class WechatV3RawTest {
     }
 
     private static HttpResponse<String> query(String outTradeNo) {
-        return raw.send(raw.v3Query(outTradeNo, V3_MCH_ID, V3_MERCHANT_SERIAL, keys.v3Merchant.getPrivate()).build());
+        return raw.send(raw.v3Query(outTradeNo, V3_MCH_ID, V3_MERCHANT_SERIAL, keys.v3Merchant.getPrivate())
+                .build());
     }
 
     private static JsonNode json(HttpResponse<String> response) {
@@ -60,8 +61,9 @@ class WechatV3RawTest {
 
     @Test
     void a_request_signed_with_another_key_is_401_SIGN_ERROR() {
-        HttpResponse<String> response = raw.send(
-                raw.v3Query("v3-intruder", V3_MCH_ID, V3_MERCHANT_SERIAL, keys.stranger.getPrivate()).build());
+        HttpResponse<String> response =
+                raw.send(raw.v3Query("v3-intruder", V3_MCH_ID, V3_MERCHANT_SERIAL, keys.stranger.getPrivate())
+                        .build());
 
         assertEquals(401, response.statusCode());
         assertEquals("SIGN_ERROR", json(response).path("code").asText());
@@ -75,9 +77,9 @@ class WechatV3RawTest {
     void a_stale_timestamp_is_refused() {
         long sixMinutesAgo = Instant.now().minusSeconds(360).getEpochSecond();
 
-        HttpResponse<String> response = raw.send(raw.v3Query(
-                        "v3-stale", V3_MCH_ID, V3_MERCHANT_SERIAL, keys.v3Merchant.getPrivate(), sixMinutesAgo)
-                .build());
+        HttpResponse<String> response = raw.send(
+                raw.v3Query("v3-stale", V3_MCH_ID, V3_MERCHANT_SERIAL, keys.v3Merchant.getPrivate(), sixMinutesAgo)
+                        .build());
 
         assertEquals(401, response.statusCode());
         assertEquals("SIGN_ERROR", json(response).path("code").asText());
@@ -86,8 +88,9 @@ class WechatV3RawTest {
 
     @Test
     void the_wrong_serial_or_a_query_for_another_mchid_is_refused() {
-        HttpResponse<String> wrongSerial = raw.send(
-                raw.v3Query("v3-serial", V3_MCH_ID, "0000000000000000", keys.v3Merchant.getPrivate()).build());
+        HttpResponse<String> wrongSerial =
+                raw.send(raw.v3Query("v3-serial", V3_MCH_ID, "0000000000000000", keys.v3Merchant.getPrivate())
+                        .build());
         HttpResponse<String> otherMchid =
                 raw.send(raw.v3Query("v3-other", "1999999998", V3_MERCHANT_SERIAL, keys.v3Merchant.getPrivate())
                         .build());
@@ -99,8 +102,8 @@ class WechatV3RawTest {
 
     @Test
     void a_request_without_user_agent_is_refused() {
-        HttpResponse<String> response = raw.send(
-                raw.v3Query("v3-no-ua", V3_MCH_ID, V3_MERCHANT_SERIAL, keys.v3Merchant.getPrivate())
+        HttpResponse<String> response =
+                raw.send(raw.v3Query("v3-no-ua", V3_MCH_ID, V3_MERCHANT_SERIAL, keys.v3Merchant.getPrivate())
                         .setHeader("User-Agent", "")
                         .build());
 
@@ -117,12 +120,15 @@ class WechatV3RawTest {
         assertEquals(404, response.statusCode());
         assertEquals("ORDER_NOT_EXIST", json(response).path("code").asText());
         assertTrue(signedByThePlatform(response));
-        assertEquals(TestGateways.V3_PLATFORM_SERIAL, response.headers().firstValue("Wechatpay-Serial").orElseThrow());
+        assertEquals(
+                TestGateways.V3_PLATFORM_SERIAL,
+                response.headers().firstValue("Wechatpay-Serial").orElseThrow());
     }
 
     @Test
     void a_bare_refund_lacks_transaction_id_and_amount() {
-        gateway.script("v3-bare-refund", ScriptedTrade.of(TradeState.REFUND, 700).withFault(Fault.OMIT_PAYMENT));
+        gateway.script(
+                "v3-bare-refund", ScriptedTrade.of(TradeState.REFUND, 700).withFault(Fault.OMIT_PAYMENT));
 
         HttpResponse<String> response = query("v3-bare-refund");
 

@@ -67,7 +67,8 @@ class WechatV3SdkInteropTest {
                 .publicKey(platformKey)
                 .apiV3Key("0123456789abcdef0123456789abcdef")
                 .build();
-        HttpClient toGateway = new GatewayHttpClient(new DefaultHttpClientBuilder().config(config).build());
+        HttpClient toGateway = new GatewayHttpClient(
+                new DefaultHttpClientBuilder().config(config).build());
         return new NativePayService.Builder().httpClient(toGateway).build();
     }
 
@@ -84,9 +85,11 @@ class WechatV3SdkInteropTest {
 
     @Test
     void a_paid_trade_is_the_verified_transaction() {
-        gateway.script("v3-paid", ScriptedTrade.of(TradeState.PAID, 2500)
-                .withTransactionId("4200000000202405010000000003")
-                .withPaidAt(Instant.parse("2024-05-01T02:03:04Z")));
+        gateway.script(
+                "v3-paid",
+                ScriptedTrade.of(TradeState.PAID, 2500)
+                        .withTransactionId("4200000000202405010000000003")
+                        .withPaidAt(Instant.parse("2024-05-01T02:03:04Z")));
 
         Transaction t = query(sdk(), "v3-paid");
 
@@ -133,7 +136,8 @@ class WechatV3SdkInteropTest {
     void the_answer_is_signed_with_the_platform_key_the_request_names() {
         gateway.script("v3-other-key", ScriptedTrade.of(TradeState.PAID, 100));
 
-        Transaction t = query(sdk(TestGateways.V3_OTHER_PLATFORM_SERIAL, keys.v3OtherPlatform.getPublic()), "v3-other-key");
+        Transaction t =
+                query(sdk(TestGateways.V3_OTHER_PLATFORM_SERIAL, keys.v3OtherPlatform.getPublic()), "v3-other-key");
 
         assertEquals(Transaction.TradeStateEnum.SUCCESS, t.getTradeState());
     }
