@@ -75,14 +75,14 @@ public final class GatewayConfig {
 
     /** Collects merchants; each kind is repeatable, one entry per merchant id or app id. */
     public static final class Builder {
-        private int port = DEV_PORT;
+        private int port = 0;
         private final List<WechatV2Merchant> wechatV2 = new ArrayList<>();
         private final List<WechatV3Merchant> wechatV3 = new ArrayList<>();
         private final List<AlipayApp> alipay = new ArrayList<>();
 
         private Builder() {}
 
-        /** The port on 127.0.0.1; 0 picks a free one. Defaults to 8090. */
+        /** The port on 127.0.0.1; 0 (the default) picks a free one, so that gateways built in tests never clash. */
         public Builder port(int port) {
             if (port < 0 || port > 65535) {
                 throw new IllegalArgumentException("port out of range: " + port);
