@@ -1,0 +1,139 @@
+package io.paynotify.simulator.gateway;
+
+import io.paynotify.simulator.gateway.GatewayConfig.WechatV2Merchant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * WeChat Pay v2 {@code POST /pay/orderquery}: checks the request as WeChat does (known mch_id and appid, the sign by
+ * {@code sign_type}) and answers the scripted trade in WeChat's signed XML.
+ *
+ * @see <a href="https://pay.weixin.qq.com/wiki/doc/api/native.php?chapter=9_2">查询订单 (order query, v2)</a>
+ */
+final class WechatV2Api {
+
+    static final String PATH = "/pay/orderquery";
+
+    /** The mch_id a {@link Fault#WRONG_MCH} answer names: no configured merchant's. */
+    static final String OTHER_MCH_ID = "1999999999";
+
+    static final String PAYER_OPENID = "oPaynotifySimulatorPayer0001";
+
+    private static final String CONTENT_TYPE = "text/xml; charset=utf-8";
+    private static final Set<String> NUMERIC = Set.of("total_fee", "cash_fee", "settlement_total_fee");
+
+    private final GatewayConfig config;
+    private final Trades trades;
+    private final ForeignKeys foreignKeys;
+
+    WechatV2Api(GatewayConfig config, Trades trades, ForeignKeys foreignKeys) {
+        this.config = config;
+        this.trades = trades;
+        this.foreignKeys = foreignKeys;
+    }
+
+    Reply handle(ReceivedRequest request) throws InterruptedException {
+        Map<String, String> fields;
+        try {
+            fields = SafeXml.parse(request.body());
+        } catch (IllegalArgumentException e) {
+            return refuse(request, Map.of(), "unreadable XML: " + e.getMessage(), "XML格式错误");
+        }
+        String signType = fields.get("sign_type");
+        Optional<WechatV2Merchant> merchant = config.wechatV2(fields.get("mch_id"));
+        if (merchant.isEmpty()) {
+            return refuse(request, fields, "unknown mch_id " + fields.get("mch_id"), "商户号mch_id或sub_mch_id不存在");
+        }
+        if (!merchant.get().appId().equals(fields.get("appid"))) {
+            return refuse(request, fields, "appid " + fields.get("appid") + " is not mch_id's", "appid和mch_id不匹配");
+        }
+        if (!WechatV2Sign.known(signType)) {
+            return refuse(request, fields, "unknown sign_type " + signType, "签名类型错误");
+        }
+        if (!WechatV2Sign.matches(fields, signType, merchant.get().apiKey())) {
+            return refuse(request, fields, "wrong or missing sign", "签名错误");
+        }
+        if (isBlank(fields.get("nonce_str"))) {
+            return refuse(request, fields, "no nonce_str", "缺少参数nonce_str");
+        }
+        String outTradeNo = fields.get("out_trade_no");
+        if (isBlank(outTradeNo)) {
+            return refuse(
+                    request, fields, "no out_trade_no (the gateway answers by out_trade_no only)", "缺少参数out_trade_no");
+        }
+        trades.record(new RecordedRequest(
+                Api.WECHATPAY_V2, outTradeNo, true, null, request.lowerCaseHeaders(), fields, request.receivedAt()));
+        ScriptedTrade trade = trades.answerFor(outTradeNo);
+        Faults.pauseIfSlow(trade);
+        return answer(merchant.get(), signType, outTradeNo, trade);
+    }
+
+    private Reply answer(WechatV2Merchant merchant, String signType, String outTradeNo, ScriptedTrade trade) {
+        Fault fault = trade.fault();
+        if (fault == Fault.HTTP_500) {
+            return Reply.proxyError500();
+        }
+        if (fault == Fault.ERROR_RESPONSE) {
+            return failure("系统繁忙,请稍后再试.");
+        }
+        Map<String, String> answer = new LinkedHashMap<>();
+        answer.put("return_code", "SUCCESS");
+        answer.put("return_msg", "OK");
+        answer.put("appid", merchant.appId());
+        answer.put("mch_id", fault == Fault.WRONG_MCH ? OTHER_MCH_ID : merchant.mchId());
+        answer.put("nonce_str", Nonces.alphanumeric(32));
+        TradeState state = trade.state();
+        if (state == TradeState.NOT_FOUND) {
+            answer.put("result_code", "FAIL");
+            answer.put("err_code", "ORDERNOTEXIST");
+            answer.put("err_code_des", "订单不存在");
+        } else {
+            answer.put("result_code", "SUCCESS");
+            answer.put("out_trade_no", outTradeNo);
+            answer.put("trade_state", trade.rawState() != null ? trade.rawState() : state.wechatName());
+            answer.put("trade_state_desc", trade.rawState() != null ? trade.rawState() : state.wechatDescription());
+            if (state.paid() && fault != Fault.OMIT_PAYMENT) {
+                answer.put("openid", PAYER_OPENID);
+                answer.put("is_subscribe", "N");
+                answer.put("trade_type", "NATIVE");
+                answer.put("bank_type", "OTHERS");
+                answer.put("total_fee", Long.toString(trade.amountFen()));
+                answer.put("cash_fee", Long.toString(trade.amountFen()));
+                answer.put("fee_type", "CNY");
+                answer.put("transaction_id", trade.transactionId());
+                answer.put("time_end", ChinaTime.wechatV2(trade.paidAt()));
+            }
+        }
+        if (fault != Fault.UNSIGNED) {
+            String key = fault == Fault.BAD_SIGNATURE ? foreignKeys.wechatV2ApiKey() : merchant.apiKey();
+            answer.put("sign", WechatV2Sign.sign(answer, signType, key));
+        }
+        return Reply.of(200, CONTENT_TYPE, SafeXml.write(answer, NUMERIC));
+    }
+
+    private Reply refuse(ReceivedRequest request, Map<String, String> fields, String why, String returnMsg) {
+        trades.record(new RecordedRequest(
+                Api.WECHATPAY_V2,
+                fields.get("out_trade_no"),
+                false,
+                why,
+                request.lowerCaseHeaders(),
+                fields,
+                request.receivedAt()));
+        return failure(returnMsg);
+    }
+
+    /** {@code return_code FAIL}: WeChat's answer to a request it would not process; never signed. */
+    private static Reply failure(String returnMsg) {
+        Map<String, String> answer = new LinkedHashMap<>();
+        answer.put("return_code", "FAIL");
+        answer.put("return_msg", returnMsg);
+        return Reply.of(200, CONTENT_TYPE, SafeXml.write(answer, NUMERIC));
+    }
+
+    private static boolean isBlank(String s) {
+        return s == null || s.isBlank();
+    }
+}

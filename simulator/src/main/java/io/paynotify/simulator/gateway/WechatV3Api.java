@@ -1,0 +1,188 @@
+package io.paynotify.simulator.gateway;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paynotify.simulator.gateway.GatewayConfig.WechatV3Merchant;
+import java.security.PrivateKey;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * WeChat Pay v3 {@code GET /v3/pay/transactions/out-trade-no/{out_trade_no}?mchid=…}: checks the request as WeChat
+ * does ({@link WechatV3Authorization}, {@code Accept}, {@code User-Agent}) and answers the plain transaction JSON with
+ * the {@code Wechatpay-*} signature headers.
+ *
+ * @see <a href="https://pay.weixin.qq.com/docs/merchant/apis/native-payment/query-by-out-trade-no.html">商户订单号查询订单</a>
+ */
+final class WechatV3Api {
+
+    static final String PATH_PREFIX = "/v3/pay/transactions/out-trade-no/";
+
+    private final GatewayConfig config;
+    private final Trades trades;
+    private final ForeignKeys foreignKeys;
+    private final ObjectMapper json;
+
+    WechatV3Api(GatewayConfig config, Trades trades, ForeignKeys foreignKeys, ObjectMapper json) {
+        this.config = config;
+        this.trades = trades;
+        this.foreignKeys = foreignKeys;
+        this.json = json;
+    }
+
+    Reply handle(ReceivedRequest request) throws InterruptedException {
+        Map<String, String> query;
+        String outTradeNo;
+        try {
+            query = ReceivedRequest.formPairs(request.rawQuery());
+            outTradeNo = ReceivedRequest.decodePathSegment(request.rawPath().substring(PATH_PREFIX.length()));
+        } catch (IllegalArgumentException e) {
+            return refuse(request, Map.of(), null, null, 400, "PARAM_ERROR", "请求参数格式错误: " + e.getMessage());
+        }
+        if (outTradeNo.isEmpty() || outTradeNo.contains("/")) {
+            return refuse(request, query, null, null, 404, "NOT_FOUND", "请求的资源不存在");
+        }
+        // WeChat requires both headers of every API v3 request (its basic rules); without them it refuses the call.
+        if (isBlank(request.header("Accept"))) {
+            return refuse(request, query, outTradeNo, null, 400, "PARAM_ERROR", "请求缺少Accept头");
+        }
+        if (isBlank(request.header("User-Agent"))) {
+            return refuse(request, query, outTradeNo, null, 400, "PARAM_ERROR", "请求缺少User-Agent头");
+        }
+        WechatV3Authorization.Check check =
+                WechatV3Authorization.check(config, request, query.get("mchid"), Instant.now());
+        if (!check.ok()) {
+            return refuse(
+                    request,
+                    query,
+                    outTradeNo,
+                    check.merchant(),
+                    401,
+                    "SIGN_ERROR",
+                    "签名错误，请检查后再试: " + check.rejection(),
+                    check.rejection());
+        }
+        trades.record(new RecordedRequest(
+                Api.WECHATPAY_V3, outTradeNo, true, null, request.lowerCaseHeaders(), query, request.receivedAt()));
+        ScriptedTrade trade = trades.answerFor(outTradeNo);
+        Faults.pauseIfSlow(trade);
+        return answer(check.merchant(), request.header("Wechatpay-Serial"), outTradeNo, trade);
+    }
+
+    private Reply answer(WechatV3Merchant merchant, String requestedSerial, String outTradeNo, ScriptedTrade trade) {
+        Fault fault = trade.fault();
+        if (fault == Fault.HTTP_500) {
+            return Reply.proxyError500();
+        }
+        Reply reply;
+        if (fault == Fault.ERROR_RESPONSE) {
+            reply = Reply.json(500, error("SYSTEM_ERROR", "系统错误"));
+        } else if (trade.state() == TradeState.NOT_FOUND) {
+            reply = Reply.json(404, error("ORDER_NOT_EXIST", "订单不存在"));
+        } else {
+            reply = Reply.json(200, write(transaction(merchant, outTradeNo, trade)));
+        }
+        if (fault == Fault.UNSIGNED) {
+            return reply.withHeader("Request-ID", Nonces.alphanumeric(32));
+        }
+        String serial = merchant.signingSerial(requestedSerial);
+        PrivateKey key = fault == Fault.BAD_SIGNATURE
+                ? foreignKeys.rsa()
+                : merchant.platformKeys().get(serial);
+        return signed(reply, serial, key);
+    }
+
+    private Map<String, Object> transaction(WechatV3Merchant merchant, String outTradeNo, ScriptedTrade trade) {
+        TradeState state = trade.state();
+        boolean payment = state.paid() && trade.fault() != Fault.OMIT_PAYMENT;
+        Map<String, Object> t = new LinkedHashMap<>();
+        t.put("appid", merchant.appId());
+        t.put("mchid", trade.fault() == Fault.WRONG_MCH ? WechatV2Api.OTHER_MCH_ID : merchant.mchId());
+        t.put("out_trade_no", outTradeNo);
+        if (payment) {
+            t.put("transaction_id", trade.transactionId());
+            t.put("trade_type", "NATIVE");
+        }
+        t.put("trade_state", trade.rawState() != null ? trade.rawState() : state.wechatName());
+        t.put("trade_state_desc", trade.rawState() != null ? trade.rawState() : state.wechatDescription());
+        if (payment) {
+            t.put("bank_type", "OTHERS");
+            t.put("success_time", ChinaTime.wechatV3(trade.paidAt()));
+            t.put("payer", Map.of("openid", WechatV2Api.PAYER_OPENID));
+        }
+        boolean omitted = state.paid() && !payment;
+        if (!omitted) {
+            Map<String, Object> amount = new LinkedHashMap<>();
+            amount.put("total", trade.amountFen());
+            if (payment) {
+                amount.put("payer_total", trade.amountFen());
+            }
+            amount.put("currency", "CNY");
+            amount.put("payer_currency", "CNY");
+            t.put("amount", amount);
+        }
+        return t;
+    }
+
+    /** Adds WeChat's answer signature: SHA256withRSA over {@code TIMESTAMP\nNONCE\nBODY\n}. */
+    private static Reply signed(Reply reply, String serial, PrivateKey key) {
+        String timestamp = Long.toString(Instant.now().getEpochSecond());
+        String nonce = Nonces.alphanumeric(32);
+        String signature = Rsa.sign(key, timestamp + "\n" + nonce + "\n" + reply.bodyText() + "\n");
+        return reply.withHeader("Request-ID", Nonces.alphanumeric(32))
+                .withHeader("Wechatpay-Nonce", nonce)
+                .withHeader("Wechatpay-Signature", signature)
+                .withHeader("Wechatpay-Timestamp", timestamp)
+                .withHeader("Wechatpay-Serial", serial);
+    }
+
+    private Reply refuse(
+            ReceivedRequest request,
+            Map<String, String> query,
+            String outTradeNo,
+            WechatV3Merchant merchant,
+            int status,
+            String code,
+            String message) {
+        return refuse(request, query, outTradeNo, merchant, status, code, message, message);
+    }
+
+    private Reply refuse(
+            ReceivedRequest request,
+            Map<String, String> query,
+            String outTradeNo,
+            WechatV3Merchant merchant,
+            int status,
+            String code,
+            String message,
+            String why) {
+        trades.record(new RecordedRequest(
+                Api.WECHATPAY_V3, outTradeNo, false, why, request.lowerCaseHeaders(), query, request.receivedAt()));
+        Reply reply = Reply.json(status, error(code, message));
+        if (merchant == null) {
+            return reply.withHeader("Request-ID", Nonces.alphanumeric(32));
+        }
+        String serial = merchant.signingSerial(request.header("Wechatpay-Serial"));
+        return signed(reply, serial, merchant.platformKeys().get(serial));
+    }
+
+    private String error(String code, String message) {
+        Map<String, String> body = new LinkedHashMap<>();
+        body.put("code", code);
+        body.put("message", message);
+        return write(body);
+    }
+
+    private String write(Object value) {
+        try {
+            return json.writeValueAsString(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("cannot write JSON: " + e.getMessage(), e);
+        }
+    }
+
+    private static boolean isBlank(String s) {
+        return s == null || s.isBlank();
+    }
+}
