@@ -79,75 +79,75 @@ public final class TriggerCommand {
         }
         trade = trade.withRefund(args.longOption("refund", amount, 1, amount));
 
-        HttpClient http = NotifySender.newHttpClient();
-        NotifySender sender = new NotifySender(http, service);
-        out.println("trigger " + kind.word() + " on " + channel + " against " + service);
-
+        boolean paymentFirst = givenNumber.isEmpty() || transactionId.isEmpty();
+        Client registrar = null; // registers the order first: only for a number made up here
         if (givenNumber.isEmpty() && !kind.evil()) {
-            Client client = table.clientFor(channel.name(), args.option("client").orElse(null))
-                    .orElseThrow(() -> new UsageException("no merchant client may register orders on " + channelName
-                            + ": pass --client, or --out-trade-no of an existing order"));
-            if (!register(new MerchantApi(http, service, client, clock), channel, trade)) {
-                return 1;
-            }
-        } else if (!kind.evil()) {
-            out.println("  using the existing order " + channel.name() + "/" + outTradeNo
-                    + " (it should be PENDING with amount " + amount + " fen)");
+            registrar = table.clientFor(channel.name(), args.option("client").orElse(null))
+                    .orElseThrow(() -> new UsageException("no merchant client may register orders on "
+                            + channelName + ": pass --client, or --out-trade-no of an existing order"));
         }
-
-        SendLog log = new SendLog(out, channel.provider());
-        boolean ok;
-        if (kind == TriggerKind.RETRIES) {
-            ok = new RetryRunner(sender, sleeper)
-                    .run(notices, notices.payment(trade), channel.provider(), speed, log);
-        } else {
-            Optional<Boolean> result = runSteps(kind, channel, notices, trade, sender, log,
-                    givenNumber.isEmpty() || transactionId.isEmpty());
-            if (result.isEmpty()) {
-                return 0; // the provider sends no such notice: nothing to check
+        try (XxeCanary canary = kind == TriggerKind.XXE ? new XxeCanary() : null) {
+            List<Step> steps = List.of();
+            if (kind != TriggerKind.RETRIES) {
+                try {
+                    steps = Scenario.plan(
+                            kind, channel, notices, trade, paymentFirst, canary == null ? "" : canary.url());
+                } catch (NotApplicable e) {
+                    if (!e.providerSendsNone()) {
+                        throw new UsageException(e.getMessage());
+                    }
+                    out.println("trigger " + kind.word() + " on " + channel + ": " + e.getMessage());
+                    return 0; // the provider sends no such notice: nothing to check
+                }
             }
-            ok = result.get();
+            return send(kind, channel, notices, trade, steps, canary, registrar, service, speed) ? 0 : 1;
+        } catch (IOException e) {
+            throw new UsageException("cannot open the xxe canary listener on 127.0.0.1: " + e.getMessage());
         }
-        out.println((ok ? "OK: " : "FAILED: ") + log.summary());
-        return ok ? 0 : 1;
     }
 
-    /** Plans and sends; empty when the provider sends no such notice. */
-    private Optional<Boolean> runSteps(
+    /** Registers the order where needed, then sends the planned steps (or runs the retries); true when all held. */
+    private boolean send(
             TriggerKind kind,
             Channel channel,
             Notices notices,
             Trade trade,
-            NotifySender sender,
-            SendLog log,
-            boolean paymentFirst)
-            throws UsageException {
-        try (XxeCanary canary = kind == TriggerKind.XXE ? new XxeCanary() : null) {
-            List<Step> steps;
-            try {
-                steps = Scenario.plan(kind, channel, notices, trade, paymentFirst, canary == null ? "" : canary.url());
-            } catch (NotApplicable e) {
-                if (e.providerSendsNone()) {
-                    out.println("  " + e.getMessage());
-                    return Optional.empty();
-                }
-                throw new UsageException(e.getMessage());
+            List<Step> steps,
+            XxeCanary canary,
+            Client registrar,
+            URI service,
+            long speed)
+            throws InterruptedException {
+        HttpClient http = NotifySender.newHttpClient();
+        NotifySender sender = new NotifySender(http, service);
+        out.println("trigger " + kind.word() + " on " + channel + " against " + service);
+        if (registrar != null) {
+            if (!register(new MerchantApi(http, service, registrar, clock), channel, trade)) {
+                return false;
             }
-            boolean ok = true;
+        } else if (!kind.evil()) {
+            out.println("  using the existing order " + channel.name() + "/" + trade.outTradeNo()
+                    + " (it should be PENDING with amount " + trade.amountFen() + " fen)");
+        }
+        SendLog log = new SendLog(out, channel.provider());
+        boolean ok;
+        if (kind == TriggerKind.RETRIES) {
+            ok = new RetryRunner(sender, sleeper).run(notices, notices.payment(trade), channel.provider(), speed, log);
+        } else {
+            ok = true;
             for (Step step : steps) {
                 ok &= log.record(step.notice(), sender.send(step.notice()), step.expected());
             }
-            if (canary != null) {
-                boolean fetched = canary.fetches() > 0;
-                out.println("      " + (fetched
-                        ? "UNEXPECTED: the external entity was fetched " + canary.fetches() + " time(s)"
-                        : "the external entity was not fetched"));
-                ok &= !fetched;
-            }
-            return Optional.of(ok);
-        } catch (IOException e) {
-            throw new UsageException("cannot open the xxe canary listener on 127.0.0.1: " + e.getMessage());
         }
+        if (canary != null) {
+            boolean fetched = canary.fetches() > 0;
+            out.println("      " + (fetched
+                    ? "UNEXPECTED: the external entity was fetched " + canary.fetches() + " time(s)"
+                    : "the external entity was not fetched"));
+            ok &= !fetched;
+        }
+        out.println((ok ? "OK: " : "FAILED: ") + log.summary());
+        return ok;
     }
 
     /** Registers the order through the merchant API; prints what happened. */

@@ -159,8 +159,8 @@ class TriggerCommandTest {
 
     @Test
     void closeOnWechatSaysThereIsNoSuchNoticeAndSendsNothing() {
-        assertEquals(0, trigger("close", "--channel", "wx3-dev", "--out-trade-no", "T-CLOSE-1"), output());
-        assertTrue(stub.notifications().isEmpty());
+        assertEquals(0, trigger("close", "--channel", "wx3-dev"), output());
+        assertTrue(stub.requests().isEmpty(), "not even an order is registered");
         assertTrue(output().contains("sends no notification when a trade closes"), output());
     }
 
@@ -235,6 +235,7 @@ class TriggerCommandTest {
         assertEquals(2, trigger("xxe", "--channel", "wx3-dev"));
         assertTrue(err.toString(StandardCharsets.UTF_8).contains("stale needs a WeChat Pay v3 channel"));
         assertTrue(stub.requests().isEmpty());
+        assertEquals("", output(), "a usage error prints nothing on stdout");
     }
 
     @Test
