@@ -45,17 +45,28 @@ public final class DemoCommand {
     public static final Set<String> OPTIONS = Set.of("service");
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Duration PAID_DEADLINE = Duration.ofSeconds(90);
-    private static final Duration WEBHOOK_DEADLINE = Duration.ofSeconds(30);
     private static final Duration POLL_EVERY = Duration.ofSeconds(1);
     private static final Map<String, Long> AMOUNTS = Map.of("wx-dev", 100L, "wx3-dev", 250L, "ali-dev", 4200L);
 
     private final PrintStream out;
     private final Clock clock = Clock.systemUTC();
     private final HttpClient http = NotifySender.newHttpClient();
+    private final int gatewayPort;
+    private final int webhookPort;
+    private final Duration paidDeadline;
+    private final Duration webhookDeadline;
 
+    /** The demo of the README: gateway on 8090, webhooks on 8089, 90 s for the queries, 30 s for the webhooks. */
     public DemoCommand(PrintStream out) {
+        this(out, DevProfile.GATEWAY_PORT, DevProfile.WEBHOOK_PORT, Duration.ofSeconds(90), Duration.ofSeconds(30));
+    }
+
+    DemoCommand(PrintStream out, int gatewayPort, int webhookPort, Duration paidDeadline, Duration webhookDeadline) {
         this.out = out;
+        this.gatewayPort = gatewayPort;
+        this.webhookPort = webhookPort;
+        this.paidDeadline = paidDeadline;
+        this.webhookDeadline = webhookDeadline;
     }
 
     public int run(List<String> argv) throws UsageException, InterruptedException {
@@ -97,8 +108,8 @@ public final class DemoCommand {
     }
 
     private Optional<DemoGateway> gateway() {
-        String local = "http://127.0.0.1:" + DevProfile.GATEWAY_PORT;
-        if (Ports.answers(DevProfile.GATEWAY_PORT)) {
+        String local = "http://127.0.0.1:" + gatewayPort;
+        if (Ports.answers(gatewayPort)) {
             out.println("gateway: using the one already running at " + local);
             return Optional.of(new GatewayControl(http, local));
         }
@@ -120,11 +131,11 @@ public final class DemoCommand {
     private WebhookReceiver receiver() {
         try {
             WebhookReceiver r = WebhookReceiver.start(
-                    DevProfile.WEBHOOK_PORT, new WebhookVerifier(DevProfile.WEBHOOK_SECRET, clock), clock, d -> {});
+                    webhookPort, new WebhookVerifier(DevProfile.WEBHOOK_SECRET, clock), clock, d -> {});
             out.println("webhooks: receiving dev-shop's deliveries at http://127.0.0.1:" + r.port() + "/webhooks");
             return r;
         } catch (IOException e) {
-            out.println("webhooks: port " + DevProfile.WEBHOOK_PORT + " is taken (a `listen` running?): deliveries"
+            out.println("webhooks: port " + webhookPort + " is taken (a `listen` running?): deliveries"
                     + " go there, and step 5 checks them through the admin API instead");
             return null;
         }
@@ -189,12 +200,12 @@ public final class DemoCommand {
             }
             out.println("   waiting for paynotify's active query (the dev profile queries a PENDING order 10 s after"
                     + " creation), polling GET /api/v1/orders/... every second, at most "
-                    + PAID_DEADLINE.toSeconds() + " s");
+                    + paidDeadline.toSeconds() + " s");
             Map<String, DemoOrder> pending = new LinkedHashMap<>();
             orders.forEach(o -> pending.put(o.name(), o));
             Map<String, DemoOrder> paid = new LinkedHashMap<>();
             long start = System.nanoTime();
-            long deadline = start + PAID_DEADLINE.toNanos();
+            long deadline = start + paidDeadline.toNanos();
             long nextNote = start + Duration.ofSeconds(15).toNanos();
             while (!pending.isEmpty()) {
                 for (DemoOrder o : List.copyOf(pending.values())) {
@@ -211,7 +222,7 @@ public final class DemoCommand {
                     break;
                 }
                 if (System.nanoTime() - deadline > 0) {
-                    out.println("   FAILED: still PENDING after " + PAID_DEADLINE.toSeconds() + " s: "
+                    out.println("   FAILED: still PENDING after " + paidDeadline.toSeconds() + " s: "
                             + String.join(", ", pending.keySet()) + ". Does the running paynotify have"
                             + " query-enabled=true and api-base-url=" + gateway.baseUrl() + " for the dev channels?");
                     return null;
@@ -282,14 +293,14 @@ public final class DemoCommand {
 
         /** (5) Every order's order.paid webhook, verified. */
         private boolean stepFive() throws IOException, InterruptedException {
-            heading("5. The order.paid webhooks to dev-shop (at most " + WEBHOOK_DEADLINE.toSeconds() + " s)");
+            heading("5. The order.paid webhooks to dev-shop (at most " + webhookDeadline.toSeconds() + " s)");
             return receiver != null ? webhooksReceived() : webhooksDelivered();
         }
 
         private boolean webhooksReceived() throws InterruptedException {
             Set<String> wanted = new HashSet<>();
             all.forEach(o -> wanted.add(o.name()));
-            boolean ok = receiver.await(ds -> paidOrders(ds).containsAll(wanted), WEBHOOK_DEADLINE);
+            boolean ok = receiver.await(ds -> paidOrders(ds).containsAll(wanted), webhookDeadline);
             for (Delivery d : receiver.deliveries()) {
                 if (wanted.contains(d.channel() + "/" + d.outTradeNo())) {
                     out.println("   " + d.line());
@@ -316,7 +327,7 @@ public final class DemoCommand {
 
         /** When another process owns 8089: a SUCCEEDED delivery to dev-shop per order, from the admin API. */
         private boolean webhooksDelivered() throws IOException, InterruptedException {
-            long deadline = System.nanoTime() + WEBHOOK_DEADLINE.toNanos();
+            long deadline = System.nanoTime() + webhookDeadline.toNanos();
             List<DemoOrder> missing = new ArrayList<>(all);
             while (true) {
                 for (DemoOrder o : List.copyOf(missing)) {
@@ -354,8 +365,8 @@ public final class DemoCommand {
         private boolean send(DemoOrder o, Notice notice, String label) {
             Answer answer = sender.send(notice);
             boolean ok = Expectation.successAck("").matches(o.channel().provider(), answer);
-            out.println("   " + label + " for " + o.name() + " -> " + answer.summary() + (ok ? "" : "  FAILED: not the"
-                    + " success ack"));
+            out.println("   " + label + " for " + o.name() + " -> "
+                    + (ok ? answer.status() + ", the success ack" : answer.summary() + "  FAILED: not the success ack"));
             return ok;
         }
 

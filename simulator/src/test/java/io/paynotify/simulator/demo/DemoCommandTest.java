@@ -9,10 +9,14 @@ import java.io.PrintStream;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.ServerSocket;
+import java.net.URLDecoder;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 class DemoCommandTest {
@@ -31,6 +35,49 @@ class DemoCommandTest {
         String text = out.toString(StandardCharsets.UTF_8);
         assertTrue(text.contains("./mvnw quarkus:dev"), text);
         assertTrue(!text.contains("gateway:") && !text.contains("webhooks:"), text);
+    }
+
+    /**
+     * The five steps against a fake paynotify and gateway on free ports: exit 0, each step's line is there, and
+     * the four order.paid webhooks arrive verified.
+     */
+    @Test
+    void everyStepHoldsAgainstAServiceThatBehaves() throws Exception {
+        Set<String> scripted = ConcurrentHashMap.newKeySet();
+        HttpServer gw = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+        gw.createContext("/_sim/trades/", ex -> {
+            scripted.add(URLDecoder.decode(
+                    ex.getRequestURI().getRawPath().substring("/_sim/trades/".length()), StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(204, -1);
+            ex.close();
+        });
+        gw.start();
+        int webhookPort;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            webhookPort = s.getLocalPort();
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        try (FakePaynotify service = new FakePaynotify(scripted, webhookPort)) {
+            int code = new DemoCommand(
+                            new PrintStream(out, true, StandardCharsets.UTF_8),
+                            gw.getAddress().getPort(),
+                            webhookPort,
+                            Duration.ofSeconds(20),
+                            Duration.ofSeconds(10))
+                    .run(List.of("--service", service.uri().toString()));
+            String text = out.toString(StandardCharsets.UTF_8);
+            assertEquals(0, code, text);
+            assertEquals(3, scripted.size(), text);
+            for (String line : new String[] {
+                "is SUCCESS after", "recorded as DUPLICATE", "recorded as APPLIED", "queryCount 1",
+                "source QUERY  outcome APPLIED", "source NOTIFY  outcome DUPLICATE", "Every step held."
+            }) {
+                assertTrue(text.contains(line), line + " in\n" + text);
+            }
+            assertEquals(4, text.lines().filter(l -> l.contains("order.paid") && l.endsWith("verified")).count(), text);
+        } finally {
+            gw.stop(0);
+        }
     }
 
     /** The demo scripts a gateway through the control API: PUT /_sim/trades/{no} {"state":"PAID","amount":N}. */
