@@ -64,7 +64,8 @@ public final class Cli {
             out.println(Usage.all());
             return 0;
         }
-        return Usage.of(rest.get(0)).map(text -> {
+        return Usage.of(rest.get(0))
+                .map(text -> {
                     out.println(text);
                     return 0;
                 })

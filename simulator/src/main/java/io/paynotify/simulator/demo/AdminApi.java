@@ -32,7 +32,8 @@ final class AdminApi {
 
     /** {@code GET /admin/orders/{channel}/{outTradeNo}/notifications}: its notifications, oldest first. */
     JsonNode notifications(String channel, String outTradeNo) throws IOException, InterruptedException {
-        return get("/admin/orders/" + path(channel, outTradeNo) + "/notifications?limit=50").path("items");
+        return get("/admin/orders/" + path(channel, outTradeNo) + "/notifications?limit=50")
+                .path("items");
     }
 
     /** {@code GET /admin/events?type=&channel=&client=}: the newest events of that type, with their deliveries. */

@@ -99,7 +99,10 @@ public final class DemoCommand {
     private boolean serviceAnswers(URI service) throws InterruptedException {
         try {
             http.send(
-                    HttpRequest.newBuilder(service.resolve("/")).timeout(Duration.ofSeconds(5)).GET().build(),
+                    HttpRequest.newBuilder(service.resolve("/"))
+                            .timeout(Duration.ofSeconds(5))
+                            .GET()
+                            .build(),
                     HttpResponse.BodyHandlers.discarding());
             return true;
         } catch (IOException e) {
@@ -116,7 +119,8 @@ public final class DemoCommand {
         try {
             Optional<DemoGateway> started = EmbeddedGateway.start(http);
             if (started.isPresent()) {
-                out.println("gateway: started the fake WeChat Pay / Alipay gateway at " + started.get().baseUrl());
+                out.println("gateway: started the fake WeChat Pay / Alipay gateway at "
+                        + started.get().baseUrl());
                 return started;
             }
             out.println("gateway: nothing answers at " + local + " and this build has no gateway to start;"
@@ -178,8 +182,10 @@ public final class DemoCommand {
                 out.println(ok ? "Every step held." : "Some steps did not hold: see the lines marked FAILED.");
                 return ok;
             } catch (IOException e) {
-                out.println("FAILED: " + (e instanceof ConnectException ? "paynotify stopped answering at " + service
-                        : e.getMessage()));
+                out.println("FAILED: "
+                        + (e instanceof ConnectException
+                                ? "paynotify stopped answering at " + service
+                                : e.getMessage()));
                 return false;
             }
         }
@@ -209,7 +215,8 @@ public final class DemoCommand {
             long nextNote = start + Duration.ofSeconds(15).toNanos();
             while (!pending.isEmpty()) {
                 for (DemoOrder o : List.copyOf(pending.values())) {
-                    JsonNode order = JSON.readTree(merchant.getOrder(o.channel().name(), o.outTradeNo()).body());
+                    JsonNode order = JSON.readTree(merchant.getOrder(o.channel().name(), o.outTradeNo())
+                            .body());
                     if ("SUCCESS".equals(order.path("state").asText())) {
                         String txn = order.path("transactionId").asText();
                         out.println("   " + o.name() + " is SUCCESS after " + seconds(start) + " s, transactionId "
@@ -233,7 +240,8 @@ public final class DemoCommand {
                 }
                 Thread.sleep(POLL_EVERY.toMillis());
             }
-            List<DemoOrder> inOrder = orders.stream().map(o -> paid.get(o.name())).toList();
+            List<DemoOrder> inOrder =
+                    orders.stream().map(o -> paid.get(o.name())).toList();
             all.addAll(inOrder);
             return inOrder;
         }
@@ -270,9 +278,11 @@ public final class DemoCommand {
         private boolean stepFour(DemoOrder o) throws IOException, InterruptedException {
             heading("4. The admin view of " + o.name());
             JsonNode order = admin.order(o.channel().name(), o.outTradeNo());
-            out.println("   GET /admin/orders/" + o.name() + ": state " + order.path("state").asText()
+            out.println("   GET /admin/orders/" + o.name() + ": state "
+                    + order.path("state").asText()
                     + ", transactionId " + order.path("transactionId").asText() + ", lastQueriedAt "
-                    + order.path("lastQueriedAt").asText() + ", queryCount " + order.path("queryCount").asLong());
+                    + order.path("lastQueriedAt").asText() + ", queryCount "
+                    + order.path("queryCount").asLong());
             out.println("   GET /admin/orders/" + o.name() + "/notifications:");
             boolean fromQuery = false;
             boolean fromNotify = false;
@@ -285,9 +295,10 @@ public final class DemoCommand {
                 fromNotify |= source.equals("NOTIFY") && outcome.equals("DUPLICATE");
             }
             boolean ok = fromQuery && fromNotify && order.path("queryCount").asLong() >= 1;
-            out.println(ok
-                    ? "   the payment was applied from the QUERY answer; the NOTIFY that followed was a DUPLICATE"
-                    : "   FAILED: expected a QUERY notification APPLIED, a NOTIFY one DUPLICATE and queryCount >= 1");
+            String applied =
+                    "   the payment was applied from the QUERY answer; the NOTIFY that followed was a DUPLICATE";
+            String failed = "   FAILED: expected a QUERY notification APPLIED, a NOTIFY one DUPLICATE, queryCount >= 1";
+            out.println(ok ? applied : failed);
             return ok;
         }
 
@@ -332,7 +343,11 @@ public final class DemoCommand {
             while (true) {
                 for (DemoOrder o : List.copyOf(missing)) {
                     for (JsonNode e : admin.events("order.paid", o.channel().name(), DevProfile.CLIENT_ID)) {
-                        boolean ours = e.path("data").path("order").path("outTradeNo").asText().equals(o.outTradeNo());
+                        boolean ours = e.path("data")
+                                .path("order")
+                                .path("outTradeNo")
+                                .asText()
+                                .equals(o.outTradeNo());
                         for (JsonNode d : e.path("deliveries")) {
                             if (ours && d.path("state").asText().equals("SUCCEEDED")) {
                                 out.println("   " + e.path("id").asText() + "  order.paid  " + o.name()
@@ -366,7 +381,9 @@ public final class DemoCommand {
             Answer answer = sender.send(notice);
             boolean ok = Expectation.successAck("").matches(o.channel().provider(), answer);
             out.println("   " + label + " for " + o.name() + " -> "
-                    + (ok ? answer.status() + ", the success ack" : answer.summary() + "  FAILED: not the success ack"));
+                    + (ok
+                            ? answer.status() + ", the success ack"
+                            : answer.summary() + "  FAILED: not the success ack"));
             return ok;
         }
 

@@ -29,7 +29,8 @@ class GatewayControl implements DemoGateway {
 
     @Override
     public void scriptPaid(String outTradeNo, long amountFen) throws IOException, InterruptedException {
-        HttpRequest put = HttpRequest.newBuilder(URI.create(baseUrl + "/_sim/trades/" + MerchantApi.segment(outTradeNo)))
+        HttpRequest put = HttpRequest.newBuilder(
+                        URI.create(baseUrl + "/_sim/trades/" + MerchantApi.segment(outTradeNo)))
                 .timeout(Duration.ofSeconds(5))
                 .header("Content-Type", "application/json")
                 .PUT(HttpRequest.BodyPublishers.ofString("{\"state\":\"PAID\",\"amount\":" + amountFen + "}"))

@@ -17,6 +17,8 @@ public record Delivery(
     public String line() {
         String order = outTradeNo == null ? "-" : channel + "/" + outTradeNo;
         return "webhook " + (id == null ? "(no id)" : id) + "  " + (type == null ? "?" : type) + "  " + order + "  "
-                + (verified() ? "verified" : "NOT verified (" + result.name().toLowerCase().replace('_', ' ') + ")");
+                + (verified()
+                        ? "verified"
+                        : "NOT verified (" + result.name().toLowerCase().replace('_', ' ') + ")");
     }
 }

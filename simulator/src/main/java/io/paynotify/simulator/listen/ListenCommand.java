@@ -40,7 +40,8 @@ public final class ListenCommand {
             new CountDownLatch(1).await(); // until the process is stopped
             return 0;
         } catch (IOException e) {
-            out.println("cannot listen on 127.0.0.1:" + port + ": " + e.getMessage() + " (is something else using it?)");
+            out.println(
+                    "cannot listen on 127.0.0.1:" + port + ": " + e.getMessage() + " (is something else using it?)");
             return 1;
         }
     }

@@ -10,8 +10,8 @@ final class AckShapes {
             "<xml><return_code><![CDATA[SUCCESS]]></return_code><return_msg><![CDATA[OK]]></return_msg></xml>";
 
     /** A v3 failure body: {@code {"code":"FAIL","message":"reason"}}, the reason at most 32 ASCII characters. */
-    private static final Pattern V3_FAIL =
-            Pattern.compile("\\{\\s*\"code\"\\s*:\\s*\"FAIL\"\\s*,\\s*\"message\"\\s*:\\s*\"[\\x20-\\x7e&&[^\"\\\\]]{1,32}\"\\s*}");
+    private static final Pattern V3_FAIL = Pattern.compile(
+            "\\{\\s*\"code\"\\s*:\\s*\"FAIL\"\\s*,\\s*\"message\"\\s*:\\s*\"[\\x20-\\x7e&&[^\"\\\\]]{1,32}\"\\s*}");
 
     private AckShapes() {}
 

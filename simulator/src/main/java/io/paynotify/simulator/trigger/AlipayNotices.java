@@ -49,8 +49,10 @@ final class AlipayNotices implements Notices {
         if (full) {
             p.put("gmt_close", BeijingTime.plain(clock));
         }
-        return notice(signed(p), "refund notice " + describe(p) + " refund_fee=" + p.get("refund_fee")
-                + " out_biz_no=" + trade.outRefundNo());
+        return notice(
+                signed(p),
+                "refund notice " + describe(p) + " refund_fee=" + p.get("refund_fee") + " out_biz_no="
+                        + trade.outRefundNo());
     }
 
     /** An unpaid trade closed (timed out or closed by the merchant): TRADE_CLOSED without refund fields. */
@@ -143,7 +145,10 @@ final class AlipayNotices implements Notices {
         StringBuilder s = new StringBuilder();
         for (var e : new TreeMap<>(params).entrySet()) {
             String k = e.getKey();
-            if (k.equals("sign") || k.equals("sign_type") || e.getValue() == null || e.getValue().isEmpty()) {
+            if (k.equals("sign")
+                    || k.equals("sign_type")
+                    || e.getValue() == null
+                    || e.getValue().isEmpty()) {
                 continue;
             }
             s.append(s.length() == 0 ? "" : "&").append(k).append('=').append(e.getValue());

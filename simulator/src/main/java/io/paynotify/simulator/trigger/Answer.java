@@ -24,6 +24,8 @@ public record Answer(int status, String contentType, String body, String error) 
             return "no answer: " + error;
         }
         String shown = body.length() > 160 ? body.substring(0, 160) + "..." : body;
-        return status + (contentType.isEmpty() ? "" : " " + contentType) + (shown.isEmpty() ? " (empty body)" : "  " + shown);
+        return status
+                + (contentType.isEmpty() ? "" : " " + contentType)
+                + (shown.isEmpty() ? " (empty body)" : "  " + shown);
     }
 }

@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
  * CONTRACT.md §5) plus the provider-side secrets paynotify never holds:
  *
  * <pre>
- * paynotify.channels."v3".platform-private-key=...   # WeChat v3 platform private key (PKCS#8 PEM, base64, or file:PATH)
+ * paynotify.channels."v3".platform-private-key=...   # WeChat v3 platform key (PKCS#8 PEM, base64, or file:PATH)
  * paynotify.channels."v3".platform-serial=...        # optional: which platform-keys serial that key is
  * paynotify.channels."ali".alipay-private-key=...    # Alipay's private key (PKCS#8 PEM, base64, or file:PATH)
  * </pre>
@@ -72,10 +72,12 @@ public record ChannelTable(Map<String, Channel> channels, Map<String, Client> cl
             Matcher ch = CHANNEL_KEY.matcher(key);
             Matcher cl = CLIENT_KEY.matcher(key);
             if (ch.matches()) {
-                channelKeys.computeIfAbsent(unquote(ch.group(1)), n -> new LinkedHashMap<>())
+                channelKeys
+                        .computeIfAbsent(unquote(ch.group(1)), n -> new LinkedHashMap<>())
                         .put(ch.group(2), p.getProperty(rawKey).trim());
             } else if (cl.matches()) {
-                clientKeys.computeIfAbsent(unquote(cl.group(1)), n -> new LinkedHashMap<>())
+                clientKeys
+                        .computeIfAbsent(unquote(cl.group(1)), n -> new LinkedHashMap<>())
                         .put(cl.group(2), p.getProperty(rawKey).trim());
             }
         }
@@ -101,22 +103,24 @@ public record ChannelTable(Map<String, Channel> channels, Map<String, Client> cl
         try {
             provider = Provider.parse(providerValue);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("channel " + name + ": provider must be WECHATPAY_V2, WECHATPAY_V3 or ALIPAY");
+            throw new IllegalArgumentException(
+                    "channel " + name + ": provider must be WECHATPAY_V2, WECHATPAY_V3 or ALIPAY");
         }
         String appId = list(required(name, k, "app-id")).get(0);
         return switch (provider) {
-            case WECHATPAY_V2 -> new Channel(
-                    name,
-                    provider,
-                    appId,
-                    required(name, k, "mch-id"),
-                    list(required(name, k, "api-key")).get(0),
-                    list(k.getOrDefault("sign-types", "MD5")),
-                    null,
-                    null,
-                    null,
-                    null,
-                    null);
+            case WECHATPAY_V2 ->
+                new Channel(
+                        name,
+                        provider,
+                        appId,
+                        required(name, k, "mch-id"),
+                        list(required(name, k, "api-key")).get(0),
+                        list(k.getOrDefault("sign-types", "MD5")),
+                        null,
+                        null,
+                        null,
+                        null,
+                        null);
             case WECHATPAY_V3 -> {
                 PrivateKey key = privateKey(name, k, "platform-private-key", baseDir);
                 yield new Channel(
@@ -132,18 +136,19 @@ public record ChannelTable(Map<String, Channel> channels, Map<String, Client> cl
                         null,
                         null);
             }
-            case ALIPAY -> new Channel(
-                    name,
-                    provider,
-                    appId,
-                    null,
-                    null,
-                    List.of(),
-                    null,
-                    null,
-                    null,
-                    privateKey(name, k, "alipay-private-key", baseDir),
-                    k.getOrDefault("seller-id", "2088000000000001"));
+            case ALIPAY ->
+                new Channel(
+                        name,
+                        provider,
+                        appId,
+                        null,
+                        null,
+                        List.of(),
+                        null,
+                        null,
+                        null,
+                        privateKey(name, k, "alipay-private-key", baseDir),
+                        k.getOrDefault("seller-id", "2088000000000001"));
         };
     }
 
@@ -196,7 +201,8 @@ public record ChannelTable(Map<String, Channel> channels, Map<String, Client> cl
             }
             return Pem.privateKey(value);
         } catch (IOException | IllegalArgumentException e) {
-            throw new IllegalArgumentException("channel " + name + ": " + keyName + " is not a readable RSA private key");
+            throw new IllegalArgumentException(
+                    "channel " + name + ": " + keyName + " is not a readable RSA private key");
         }
     }
 
@@ -209,7 +215,10 @@ public record ChannelTable(Map<String, Channel> channels, Map<String, Client> cl
     }
 
     private static List<String> list(String value) {
-        return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        return Arrays.stream(value.split(","))
+                .map(String::trim)
+                .filter(s -> !s.isEmpty())
+                .toList();
     }
 
     private static String unquote(String name) {

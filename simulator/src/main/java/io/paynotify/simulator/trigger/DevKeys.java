@@ -45,6 +45,7 @@ public final class DevKeys {
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the dev key " + file, e);
         }
-        throw new IllegalStateException("the dev key " + file + " is neither packaged nor under keys/ or simulator/keys/");
+        throw new IllegalStateException(
+                "the dev key " + file + " is neither packaged nor under keys/ or simulator/keys/");
     }
 }

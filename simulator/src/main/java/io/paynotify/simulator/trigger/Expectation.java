@@ -41,9 +41,8 @@ public record Expectation(boolean success, int status, String why) {
         String body = answer.body();
         if (success) {
             return switch (provider) {
-                case WECHATPAY_V2 -> answer.status() == 200
-                        && type.startsWith("application/xml")
-                        && body.equals(AckShapes.V2_SUCCESS);
+                case WECHATPAY_V2 ->
+                    answer.status() == 200 && type.startsWith("application/xml") && body.equals(AckShapes.V2_SUCCESS);
                 case WECHATPAY_V3 -> answer.status() == 204 && body.isEmpty();
                 case ALIPAY -> answer.status() == 200 && type.startsWith("text/plain") && body.equals("success");
             };

@@ -94,6 +94,8 @@ public final class MerchantApi {
      * as {@code %7C} (CONTRACT.md §3); {@code *}, {@code -} and {@code _} stay.
      */
     public static String segment(String value) {
-        return URLEncoder.encode(value, StandardCharsets.UTF_8).replace("+", "%20").replace("%2A", "*");
+        return URLEncoder.encode(value, StandardCharsets.UTF_8)
+                .replace("+", "%20")
+                .replace("%2A", "*");
     }
 }

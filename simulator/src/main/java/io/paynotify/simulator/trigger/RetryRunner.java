@@ -29,8 +29,7 @@ final class RetryRunner {
      * Runs the deliveries; true when one was acknowledged with the exact success ack and every earlier answer was a
      * well-formed failure ack.
      */
-    boolean run(Notices notices, Notice first, Provider provider, long speed, SendLog log)
-            throws InterruptedException {
+    boolean run(Notices notices, Notice first, Provider provider, long speed, SendLog log) throws InterruptedException {
         List<Duration> waits = provider.retrySchedule();
         int deliveries = waits.size() + 1;
         boolean allConforming = true;
@@ -39,25 +38,38 @@ final class RetryRunner {
             Answer answer = sender.send(notice);
             if (provider.acknowledges(answer)) {
                 boolean exact = Expectation.successAck("").matches(provider, answer);
-                log.recordAttempt(notice, answer, exact, exact
-                        ? "acknowledged: " + provider.displayName() + " stops re-sending"
-                        : "acknowledged, but not with the exact success ack of CONTRACT.md §2");
+                log.recordAttempt(
+                        notice,
+                        answer,
+                        exact,
+                        exact
+                                ? "acknowledged: " + provider.displayName() + " stops re-sending"
+                                : "acknowledged, but not with the exact success ack of CONTRACT.md §2");
                 return allConforming && exact;
             }
             boolean failureAck = isFailureAck(provider, answer);
             allConforming &= failureAck;
             String shape = failureAck ? "a failure ack" : "NOT a failure ack of CONTRACT.md §2";
             if (i == deliveries - 1) {
-                log.recordAttempt(notice, answer, failureAck, "not acknowledged (" + shape + "); that was delivery "
-                        + deliveries + " of " + deliveries + ": " + provider.displayName() + " gives up");
+                log.recordAttempt(
+                        notice,
+                        answer,
+                        failureAck,
+                        "not acknowledged (" + shape + "); that was delivery " + deliveries + " of " + deliveries + ": "
+                                + provider.displayName() + " gives up");
                 return false;
             }
             Duration wait = waits.get(i);
             Duration scaled = wait.dividedBy(speed);
-            log.recordAttempt(notice, answer, failureAck, "not acknowledged (" + shape + "): "
-                    + provider.displayName() + " delivers it again in " + human(wait) + " (delivery " + (i + 2)
-                    + " of " + deliveries + (speed > 1 ? "; waiting " + human(scaled) + " at --speed " + speed : "")
-                    + ")");
+            log.recordAttempt(
+                    notice,
+                    answer,
+                    failureAck,
+                    "not acknowledged (" + shape + "): "
+                            + provider.displayName() + " delivers it again in " + human(wait) + " (delivery " + (i + 2)
+                            + " of " + deliveries
+                            + (speed > 1 ? "; waiting " + human(scaled) + " at --speed " + speed : "")
+                            + ")");
             sleeper.sleep(scaled);
         }
         return false;

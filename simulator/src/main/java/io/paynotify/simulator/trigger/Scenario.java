@@ -29,15 +29,16 @@ final class Scenario {
                         notices.refund(trade),
                         Expectation.successAck("a refund SUCCESS on the paid order is APPLIED (CONTRACT.md §7)")));
             }
-            case CLOSE -> steps.add(new Step(
-                    notices.close(trade)
-                            .orElseThrow(() -> new NotApplicable(
-                                    provider.displayName() + " sends no notification when a trade closes"
-                                            + " (CONTRACT.md §1: WeChat sends no close notices), so nothing is sent."
-                                            + " paynotify learns of it from the merchant API's close call or from"
-                                            + " the active query (CONTRACT.md §9).",
-                                    true)),
-                    Expectation.successAck("TRADE_CLOSED on a PENDING order is APPLIED: the order is CLOSED")));
+            case CLOSE ->
+                steps.add(new Step(
+                        notices.close(trade)
+                                .orElseThrow(() -> new NotApplicable(
+                                        provider.displayName() + " sends no notification when a trade closes"
+                                                + " (CONTRACT.md §1), so nothing is sent."
+                                                + " paynotify learns of it from the merchant API's close call or from"
+                                                + " the active query (CONTRACT.md §9).",
+                                        true)),
+                        Expectation.successAck("TRADE_CLOSED on a PENDING order is APPLIED: the order is CLOSED")));
             case DUPLICATE -> {
                 Notice once = notices.payment(trade);
                 steps.add(new Step(once, paid()));
@@ -45,25 +46,30 @@ final class Scenario {
                         once,
                         Expectation.successAck("the same notice again is recorded as DUPLICATE and acknowledged")));
             }
-            case TAMPERED -> steps.add(new Step(
-                    notices.tampered(trade),
-                    Expectation.failureAck(401, "the signature no longer covers the body (CONTRACT.md §2: 401)")));
-            case STALE -> steps.add(new Step(
-                    notices.stale(trade)
-                            .orElseThrow(() -> new NotApplicable(
-                                    "stale needs a WeChat Pay v3 channel: " + provider.displayName()
-                                            + " notices carry no signed timestamp that a receiver must check",
-                                    false)),
-                    Expectation.failureAck(401, "|now - Wechatpay-Timestamp| > 300 s (CONTRACT.md §2: 401)")));
-            case XXE -> steps.add(new Step(
-                    notices.xxe(trade, entityUrl)
-                            .orElseThrow(() -> new NotApplicable(
-                                    "xxe needs a WeChat Pay v2 channel: only v2 notices are XML", false)),
-                    Expectation.failureAck(400, "XML with a DOCTYPE is refused unparsed (CONTRACT.md §2: 400)")));
-            case WRONG_APP -> steps.add(new Step(
-                    notices.wrongApp(trade),
-                    Expectation.failureAck(
-                            422, "ACCOUNT_MISMATCH: the app id is not the channel's (CONTRACT.md §1: failure, 422)")));
+            case TAMPERED ->
+                steps.add(new Step(
+                        notices.tampered(trade),
+                        Expectation.failureAck(401, "the signature no longer covers the body (CONTRACT.md §2: 401)")));
+            case STALE ->
+                steps.add(new Step(
+                        notices.stale(trade)
+                                .orElseThrow(() -> new NotApplicable(
+                                        "stale needs a WeChat Pay v3 channel: " + provider.displayName()
+                                                + " notices carry no signed timestamp that a receiver must check",
+                                        false)),
+                        Expectation.failureAck(401, "|now - Wechatpay-Timestamp| > 300 s (CONTRACT.md §2: 401)")));
+            case XXE ->
+                steps.add(new Step(
+                        notices.xxe(trade, entityUrl)
+                                .orElseThrow(() -> new NotApplicable(
+                                        "xxe needs a WeChat Pay v2 channel: only v2 notices are XML", false)),
+                        Expectation.failureAck(400, "XML with a DOCTYPE is refused unparsed (CONTRACT.md §2: 400)")));
+            case WRONG_APP ->
+                steps.add(new Step(
+                        notices.wrongApp(trade),
+                        Expectation.failureAck(
+                                422,
+                                "ACCOUNT_MISMATCH: the app id is not the channel's (CONTRACT.md §1: failure, 422)")));
             case RETRIES -> throw new IllegalArgumentException("retries is run by RetryRunner");
         }
         return steps;

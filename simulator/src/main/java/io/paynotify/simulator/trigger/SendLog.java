@@ -22,8 +22,8 @@ public final class SendLog {
         if (ok) {
             asExpected++;
         }
-        out.println("  [" + sends + "] POST " + notice.path() + "  (" + notice.contentType() + ", " + notice.body().length
-                + " bytes)");
+        out.println("  [" + sends + "] POST " + notice.path() + "  (" + notice.contentType() + ", "
+                + notice.body().length + " bytes)");
         out.println("      sent:     " + notice.what());
         out.println("      answer:   " + answer.summary());
         out.println("      " + (ok ? "expected: " : "UNEXPECTED, wanted: ") + expected.describe(provider) + " - "
@@ -37,8 +37,8 @@ public final class SendLog {
         if (conforming) {
             asExpected++;
         }
-        out.println("  [" + sends + "] POST " + notice.path() + "  (" + notice.contentType() + ", " + notice.body().length
-                + " bytes)");
+        out.println("  [" + sends + "] POST " + notice.path() + "  (" + notice.contentType() + ", "
+                + notice.body().length + " bytes)");
         out.println("      sent:     " + notice.what());
         out.println("      answer:   " + answer.summary());
         out.println("      " + note);

@@ -56,7 +56,8 @@ public final class TriggerCommand {
                     + " tampered, stale, xxe or wrong-app");
         }
         TriggerKind kind = TriggerKind.parse(args.positional().get(0))
-                .orElseThrow(() -> new UsageException("unknown kind '" + args.positional().get(0) + "'"));
+                .orElseThrow(() ->
+                        new UsageException("unknown kind '" + args.positional().get(0) + "'"));
         ChannelTable table = table(args);
         String channelName = args.option("channel").orElseThrow(() -> new UsageException("--channel is required"));
         Channel channel = table.channel(channelName)
@@ -70,7 +71,8 @@ public final class TriggerCommand {
         Optional<String> givenNumber = args.option("out-trade-no");
         String outTradeNo = givenNumber.orElseGet(() -> Trade.newOrderNumber("SIM-"));
         if (outTradeNo.length() > (channel.provider() == Provider.ALIPAY ? 64 : 32)) {
-            throw new UsageException("--out-trade-no is too long for " + channel.provider().displayName());
+            throw new UsageException(
+                    "--out-trade-no is too long for " + channel.provider().displayName());
         }
         Trade trade = Trade.fresh(channel.provider(), outTradeNo, amount);
         Optional<String> transactionId = args.option("transaction-id");
@@ -83,8 +85,8 @@ public final class TriggerCommand {
         Client registrar = null; // registers the order first: only for a number made up here
         if (givenNumber.isEmpty() && !kind.evil()) {
             registrar = table.clientFor(channel.name(), args.option("client").orElse(null))
-                    .orElseThrow(() -> new UsageException("no merchant client may register orders on "
-                            + channelName + ": pass --client, or --out-trade-no of an existing order"));
+                    .orElseThrow(() -> new UsageException("no merchant client may register orders on " + channelName
+                            + ": pass --client, or --out-trade-no of an existing order"));
         }
         try (XxeCanary canary = kind == TriggerKind.XXE ? new XxeCanary() : null) {
             List<Step> steps = List.of();
@@ -141,9 +143,10 @@ public final class TriggerCommand {
         }
         if (canary != null) {
             boolean fetched = canary.fetches() > 0;
-            out.println("      " + (fetched
-                    ? "UNEXPECTED: the external entity was fetched " + canary.fetches() + " time(s)"
-                    : "the external entity was not fetched"));
+            out.println("      "
+                    + (fetched
+                            ? "UNEXPECTED: the external entity was fetched " + canary.fetches() + " time(s)"
+                            : "the external entity was not fetched"));
             ok &= !fetched;
         }
         out.println((ok ? "OK: " : "FAILED: ") + log.summary());
@@ -154,7 +157,8 @@ public final class TriggerCommand {
     private boolean register(MerchantApi api, Channel channel, Trade trade) throws InterruptedException {
         String what = channel.name() + "/" + trade.outTradeNo() + " (" + trade.amountFen() + " fen)";
         try {
-            HttpResponse<String> r = api.createOrder(channel.name(), trade.outTradeNo(), trade.amountFen(), "simulator");
+            HttpResponse<String> r =
+                    api.createOrder(channel.name(), trade.outTradeNo(), trade.amountFen(), "simulator");
             if (r.statusCode() == 201) {
                 out.println("  registered order " + what + " through the merchant API as " + api.client() + ": 201");
                 return true;

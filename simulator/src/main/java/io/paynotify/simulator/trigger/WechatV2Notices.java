@@ -29,9 +29,7 @@ final class WechatV2Notices implements Notices {
     WechatV2Notices(Channel channel, Clock clock, String signType) {
         this.channel = channel;
         this.clock = clock;
-        this.signType = signType != null
-                ? signType
-                : channel.signTypes().contains(HMAC_SHA256) ? HMAC_SHA256 : MD5;
+        this.signType = signType != null ? signType : channel.signTypes().contains(HMAC_SHA256) ? HMAC_SHA256 : MD5;
         if (!this.signType.equals(MD5) && !this.signType.equals(HMAC_SHA256)) {
             throw new IllegalArgumentException("the v2 sign type is MD5 or HMAC-SHA256");
         }
@@ -104,8 +102,9 @@ final class WechatV2Notices implements Notices {
     public Optional<Notice> xxe(Trade trade, String entityUrl) {
         Map<String, String> f = paymentFields(trade, channel.appId());
         f.put("sign", sign(f, signType, channel.apiKey()));
-        String body = xml(f)
-                .replace("<xml>", "<!DOCTYPE xml [<!ENTITY xxe SYSTEM \"" + entityUrl + "\">]>\n<xml><attach>&xxe;</attach>");
+        String body = xml(f).replace(
+                        "<xml>",
+                        "<!DOCTYPE xml [<!ENTITY xxe SYSTEM \"" + entityUrl + "\">]>\n<xml><attach>&xxe;</attach>");
         return Optional.of(notice(
                 "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n" + body,
                 "payment notice with <!DOCTYPE> declaring an external entity (" + entityUrl + ") used in <attach>"));
@@ -145,7 +144,9 @@ final class WechatV2Notices implements Notices {
     static String sign(Map<String, String> fields, String signType, String apiKey) {
         StringBuilder s = new StringBuilder();
         for (var e : new TreeMap<>(fields).entrySet()) {
-            if (e.getKey().equals("sign") || e.getValue() == null || e.getValue().isEmpty()) {
+            if (e.getKey().equals("sign")
+                    || e.getValue() == null
+                    || e.getValue().isEmpty()) {
                 continue;
             }
             s.append(s.length() == 0 ? "" : "&").append(e.getKey()).append('=').append(e.getValue());

@@ -36,8 +36,10 @@ final class WechatV3Notices implements Notices {
 
     @Override
     public Notice payment(Trade trade) {
-        return signed(paymentBody(trade, channel.appId()), clock.instant().getEpochSecond(), "payment notice "
-                + describe(trade, channel.appId()));
+        return signed(
+                paymentBody(trade, channel.appId()),
+                clock.instant().getEpochSecond(),
+                "payment notice " + describe(trade, channel.appId()));
     }
 
     @Override
@@ -58,8 +60,11 @@ final class WechatV3Notices implements Notices {
         r.put("user_received_account", "支付用户零钱");
         r.put("amount", amount);
         String body = envelope("REFUND.SUCCESS", "退款成功", "refund", r);
-        return signed(body, clock.instant().getEpochSecond(), "refund notice REFUND.SUCCESS out_trade_no="
-                + trade.outTradeNo() + " out_refund_no=" + trade.outRefundNo() + " amount.refund=" + trade.refundFen());
+        return signed(
+                body,
+                clock.instant().getEpochSecond(),
+                "refund notice REFUND.SUCCESS out_trade_no=" + trade.outTradeNo() + " out_refund_no="
+                        + trade.outRefundNo() + " amount.refund=" + trade.refundFen());
     }
 
     @Override
@@ -85,14 +90,18 @@ final class WechatV3Notices implements Notices {
     @Override
     public Notice wrongApp(Trade trade) {
         String other = channel.appId().equals("wxsimotherapp0009") ? "wxsimotherapp0008" : "wxsimotherapp0009";
-        return signed(paymentBody(trade, other), clock.instant().getEpochSecond(),
+        return signed(
+                paymentBody(trade, other),
+                clock.instant().getEpochSecond(),
                 "payment notice for another app, signed with the channel's platform key: " + describe(trade, other));
     }
 
     @Override
     public Optional<Notice> stale(Trade trade) {
         long then = clock.instant().minus(STALE_BY).getEpochSecond();
-        return Optional.of(signed(paymentBody(trade, channel.appId()), then,
+        return Optional.of(signed(
+                paymentBody(trade, channel.appId()),
+                then,
                 "payment notice signed with Wechatpay-Timestamp 10 minutes ago: " + describe(trade, channel.appId())));
     }
 
@@ -104,7 +113,10 @@ final class WechatV3Notices implements Notices {
     /** The same body with a fresh timestamp, nonce and signature, as each delivery is signed when sent. */
     @Override
     public Notice again(Notice notice) {
-        Notice fresh = signed(new String(notice.body(), StandardCharsets.UTF_8), clock.instant().getEpochSecond(), "");
+        Notice fresh = signed(
+                new String(notice.body(), StandardCharsets.UTF_8),
+                clock.instant().getEpochSecond(),
+                "");
         return new Notice(notice.path(), notice.body(), fresh.headers(), notice.contentType(), notice.what());
     }
 

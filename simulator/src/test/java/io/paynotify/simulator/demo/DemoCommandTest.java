@@ -12,8 +12,8 @@ import java.net.ServerSocket;
 import java.net.URLDecoder;
 import java.net.http.HttpClient;
 import java.nio.charset.StandardCharsets;
-import java.util.ArrayList;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -69,12 +69,22 @@ class DemoCommandTest {
             assertEquals(0, code, text);
             assertEquals(3, scripted.size(), text);
             for (String line : new String[] {
-                "is SUCCESS after", "recorded as DUPLICATE", "recorded as APPLIED", "queryCount 1",
-                "source QUERY  outcome APPLIED", "source NOTIFY  outcome DUPLICATE", "Every step held."
+                "is SUCCESS after",
+                "recorded as DUPLICATE",
+                "recorded as APPLIED",
+                "queryCount 1",
+                "source QUERY  outcome APPLIED",
+                "source NOTIFY  outcome DUPLICATE",
+                "Every step held."
             }) {
                 assertTrue(text.contains(line), line + " in\n" + text);
             }
-            assertEquals(4, text.lines().filter(l -> l.contains("order.paid") && l.endsWith("verified")).count(), text);
+            assertEquals(
+                    4,
+                    text.lines()
+                            .filter(l -> l.contains("order.paid") && l.endsWith("verified"))
+                            .count(),
+                    text);
         } finally {
             gw.stop(0);
         }
@@ -94,8 +104,9 @@ class DemoCommandTest {
             ex.close();
         });
         gw.start();
-        try (DemoGateway control =
-                new GatewayControl(HttpClient.newHttpClient(), "http://127.0.0.1:" + gw.getAddress().getPort())) {
+        try (DemoGateway control = new GatewayControl(
+                HttpClient.newHttpClient(),
+                "http://127.0.0.1:" + gw.getAddress().getPort())) {
             control.scriptPaid("DEMO-A|1", 4200);
         } finally {
             gw.stop(0);

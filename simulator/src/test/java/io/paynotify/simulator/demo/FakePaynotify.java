@@ -68,7 +68,8 @@ final class FakePaynotify implements AutoCloseable {
                 o.put("state", "PENDING");
                 o.put("queryCount", 0);
                 orders.put(key(o.path("channel").asText(), o.path("outTradeNo").asText()), o);
-                notifications.put(key(o.path("channel").asText(), o.path("outTradeNo").asText()), JSON.createArrayNode());
+                notifications.put(
+                        key(o.path("channel").asText(), o.path("outTradeNo").asText()), JSON.createArrayNode());
                 reply(ex, 201, "application/json", o.toString());
             } else if (path.startsWith("/api/v1/orders/")) {
                 ObjectNode o = orders.get(key(parts[4], decode(parts[5])));
@@ -81,7 +82,11 @@ final class FakePaynotify implements AutoCloseable {
             } else if (path.startsWith("/notify/")) {
                 notify(ex, parts[2], parts[3], new String(body, StandardCharsets.UTF_8));
             } else if (path.startsWith("/admin/orders/") && parts.length == 5) {
-                reply(ex, 200, "application/json", orders.get(key(parts[3], decode(parts[4]))).toString());
+                reply(
+                        ex,
+                        200,
+                        "application/json",
+                        orders.get(key(parts[3], decode(parts[4]))).toString());
             } else if (path.startsWith("/admin/orders/") && parts.length == 6) {
                 ObjectNode list = JSON.createObjectNode();
                 list.set("items", notifications.get(key(parts[3], decode(parts[4]))));
@@ -97,12 +102,13 @@ final class FakePaynotify implements AutoCloseable {
         String no = switch (endpoint) {
             case "wechatpay" -> between(body, "<out_trade_no><![CDATA[", "]]>");
             case "alipay" -> form(body).get("out_trade_no");
-            default -> orders.values().stream() // v3 encrypts it: the demo's only v3 order on that channel
-                    .filter(o -> o.path("channel").asText().equals(channel))
-                    .findFirst()
-                    .orElseThrow()
-                    .path("outTradeNo")
-                    .asText();
+            default ->
+                orders.values().stream() // v3 encrypts it: the demo's only v3 order on that channel
+                        .filter(o -> o.path("channel").asText().equals(channel))
+                        .findFirst()
+                        .orElseThrow()
+                        .path("outTradeNo")
+                        .asText();
         };
         ObjectNode o = orders.get(key(channel, no));
         if (o.path("state").asText().equals("PENDING")) {
@@ -111,8 +117,13 @@ final class FakePaynotify implements AutoCloseable {
             record(o, "NOTIFY", "DUPLICATE");
         }
         switch (endpoint) {
-            case "wechatpay" -> reply(ex, 200, "application/xml",
-                    "<xml><return_code><![CDATA[SUCCESS]]></return_code><return_msg><![CDATA[OK]]></return_msg></xml>");
+            case "wechatpay" ->
+                reply(
+                        ex,
+                        200,
+                        "application/xml",
+                        "<xml><return_code><![CDATA[SUCCESS]]></return_code>"
+                                + "<return_msg><![CDATA[OK]]></return_msg></xml>");
             case "alipay" -> reply(ex, 200, "text/plain", "success");
             default -> reply(ex, 204, null, "");
         }
@@ -127,7 +138,9 @@ final class FakePaynotify implements AutoCloseable {
     }
 
     private void record(ObjectNode o, String source, String outcome) {
-        ObjectNode n = notifications.get(key(o.path("channel").asText(), o.path("outTradeNo").asText())).addObject();
+        ObjectNode n = notifications
+                .get(key(o.path("channel").asText(), o.path("outTradeNo").asText()))
+                .addObject();
         n.put("source", source);
         n.put("outcome", outcome);
         n.put("providerStatus", "SUCCESS");
@@ -141,8 +154,8 @@ final class FakePaynotify implements AutoCloseable {
             Mac mac = Mac.getInstance("HmacSHA256");
             mac.init(new SecretKeySpec(
                     Base64.getDecoder().decode(DevProfile.WEBHOOK_SECRET.substring("whsec_".length())), "HmacSHA256"));
-            String sig = Base64.getEncoder().encodeToString(
-                    mac.doFinal((id + "." + ts + "." + body).getBytes(StandardCharsets.UTF_8)));
+            String sig = Base64.getEncoder()
+                    .encodeToString(mac.doFinal((id + "." + ts + "." + body).getBytes(StandardCharsets.UTF_8)));
             http.send(
                     HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + webhookPort + "/webhooks"))
                             .header("webhook-id", id)

@@ -84,8 +84,9 @@ class WebhookReceiverTest {
     @Test
     void theVerifierReproducesTheExampleSignature() {
         WebhookVerifier v = new WebhookVerifier(SECRET, Clock.systemUTC());
-        String sig = "v1," + Base64.getEncoder().encodeToString(
-                v.sign(ID, Long.toString(TIMESTAMP), BODY.getBytes(StandardCharsets.UTF_8)));
+        String sig = "v1,"
+                + Base64.getEncoder()
+                        .encodeToString(v.sign(ID, Long.toString(TIMESTAMP), BODY.getBytes(StandardCharsets.UTF_8)));
         assertEquals(SIGNATURE, sig);
     }
 
@@ -102,7 +103,9 @@ class WebhookReceiverTest {
     void aTamperedBodyIs401() throws Exception {
         start(SECRET, TIMESTAMP);
         assertEquals(401, post(ID, Long.toString(TIMESTAMP), SIGNATURE, "{\"test\": 2432232315}"));
-        assertEquals(WebhookVerifier.Result.BAD_SIGNATURE, receiver.deliveries().get(0).result());
+        assertEquals(
+                WebhookVerifier.Result.BAD_SIGNATURE,
+                receiver.deliveries().get(0).result());
     }
 
     @Test
@@ -144,8 +147,10 @@ class WebhookReceiverTest {
         String body = "{\"id\":\"evt_01\",\"type\":\"order.paid\",\"createdAt\":\"2026-01-02T03:04:05.123Z\","
                 + "\"data\":{\"order\":{\"channel\":\"wx-dev\",\"outTradeNo\":\"DEMO-1\",\"state\":\"SUCCESS\"}}}";
         WebhookVerifier signer = new WebhookVerifier(SECRET, Clock.systemUTC());
-        String sig = "v1," + Base64.getEncoder().encodeToString(
-                signer.sign("evt_01", Long.toString(now), body.getBytes(StandardCharsets.UTF_8)));
+        String sig = "v1,"
+                + Base64.getEncoder()
+                        .encodeToString(
+                                signer.sign("evt_01", Long.toString(now), body.getBytes(StandardCharsets.UTF_8)));
         assertEquals(204, post("evt_01", Long.toString(now), sig, body));
         assertTrue(receiver.await(ds -> ds.size() == 1, Duration.ofSeconds(5)));
         Delivery d = receiver.deliveries().get(0);

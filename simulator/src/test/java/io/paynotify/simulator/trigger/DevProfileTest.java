@@ -47,7 +47,8 @@ class DevProfileTest {
         assertEquals(dev(p, "clients.dev-shop.secret"), DevProfile.CLIENT_SECRET);
         assertEquals(dev(p, "clients.dev-shop.webhook-secret"), DevProfile.WEBHOOK_SECRET);
         assertEquals(dev(p, "admin.tokens"), DevProfile.ADMIN_TOKEN);
-        assertEquals(dev(p, "clients.dev-shop.webhook-url"), "http://127.0.0.1:" + DevProfile.WEBHOOK_PORT + "/webhooks");
+        assertEquals(
+                dev(p, "clients.dev-shop.webhook-url"), "http://127.0.0.1:" + DevProfile.WEBHOOK_PORT + "/webhooks");
     }
 
     @Test

@@ -80,8 +80,7 @@ class OfficialSdkTest {
         void tamperedNoticeIsRejected(String signType) {
             Notice n = Notices.of(TestKeys.WX, CLOCK, signType).tampered(trade(Provider.WECHATPAY_V2));
             assertThrows(
-                    WxPayException.class,
-                    () -> service(TestKeys.WX.apiKey()).parseOrderNotifyResult(xml(n), signType));
+                    WxPayException.class, () -> service(TestKeys.WX.apiKey()).parseOrderNotifyResult(xml(n), signType));
         }
 
         @ParameterizedTest
@@ -156,7 +155,8 @@ class OfficialSdkTest {
         @Test
         void paymentNoticeVerifiesAndDecrypts() {
             Trade t = trade(Provider.WECHATPAY_V3);
-            Transaction tx = parser(TestKeys.platformPublicKey()).parse(request(notices().payment(t)), Transaction.class);
+            Transaction tx =
+                    parser(TestKeys.platformPublicKey()).parse(request(notices().payment(t)), Transaction.class);
             assertEquals(t.outTradeNo(), tx.getOutTradeNo());
             assertEquals(t.transactionId(), tx.getTransactionId());
             assertEquals(Transaction.TradeStateEnum.SUCCESS, tx.getTradeState());
@@ -169,8 +169,10 @@ class OfficialSdkTest {
         void redeliveryIsSignedAfreshOverTheSameBody() {
             Notice first = notices().payment(trade(Provider.WECHATPAY_V3));
             Notice again = notices().again(first);
-            assertEquals(new String(first.body(), StandardCharsets.UTF_8), new String(again.body(), StandardCharsets.UTF_8));
-            assertNotEquals(first.headers().get("Wechatpay-Nonce"), again.headers().get("Wechatpay-Nonce"));
+            assertEquals(
+                    new String(first.body(), StandardCharsets.UTF_8), new String(again.body(), StandardCharsets.UTF_8));
+            assertNotEquals(
+                    first.headers().get("Wechatpay-Nonce"), again.headers().get("Wechatpay-Nonce"));
             parser(TestKeys.platformPublicKey()).parse(request(again), Transaction.class);
         }
 
@@ -209,7 +211,8 @@ class OfficialSdkTest {
         void staleNoticeIsSignedButTenMinutesOld() {
             Notice n = notices().stale(trade(Provider.WECHATPAY_V3)).orElseThrow();
             parser(TestKeys.platformPublicKey()).parse(request(n), Transaction.class);
-            long age = Instant.now().getEpochSecond() - Long.parseLong(n.headers().get("Wechatpay-Timestamp"));
+            long age =
+                    Instant.now().getEpochSecond() - Long.parseLong(n.headers().get("Wechatpay-Timestamp"));
             assertTrue(age >= 599 && age <= 610, "age " + age);
         }
 
@@ -278,7 +281,8 @@ class OfficialSdkTest {
 
         @Test
         void anotherAlipayKeyIsRejected() throws AlipayApiException {
-            String other = Base64.getEncoder().encodeToString(TestKeys.otherPublicKey().getEncoded());
+            String other =
+                    Base64.getEncoder().encodeToString(TestKeys.otherPublicKey().getEncoded());
             assertFalse(verifies(notices.payment(trade(Provider.ALIPAY)), other));
         }
 

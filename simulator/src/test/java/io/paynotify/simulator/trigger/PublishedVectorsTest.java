@@ -32,7 +32,8 @@ class PublishedVectorsTest {
     void reqInfoKeyDerivation() {
         assertEquals(
                 "d96eb16afdd491fa1e705096edbc2205",
-                HexFormat.of().formatHex(Crypto.md5("192006250b4c09247ec02edce69f6a2d".getBytes(StandardCharsets.UTF_8))));
+                HexFormat.of()
+                        .formatHex(Crypto.md5("192006250b4c09247ec02edce69f6a2d".getBytes(StandardCharsets.UTF_8))));
     }
 
     /** wechatpay-java's AeadAesCipherTest vector (PROTOCOLS.md §2.4). */

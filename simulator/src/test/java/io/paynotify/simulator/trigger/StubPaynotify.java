@@ -38,10 +38,12 @@ final class StubPaynotify implements AutoCloseable {
 
     static Reply failure(Provider p, int status) {
         return switch (p) {
-            case WECHATPAY_V2 -> new Reply(
-                    status,
-                    "application/xml",
-                    "<xml><return_code><![CDATA[FAIL]]></return_code><return_msg><![CDATA[refused]]></return_msg></xml>");
+            case WECHATPAY_V2 ->
+                new Reply(
+                        status,
+                        "application/xml",
+                        "<xml><return_code><![CDATA[FAIL]]></return_code>"
+                                + "<return_msg><![CDATA[refused]]></return_msg></xml>");
             case WECHATPAY_V3 -> new Reply(status, "application/json", "{\"code\":\"FAIL\",\"message\":\"refused\"}");
             case ALIPAY -> new Reply(status, "text/plain", "fail");
         };
@@ -64,7 +66,9 @@ final class StubPaynotify implements AutoCloseable {
                 int n;
                 synchronized (requests) {
                     requests.add(r);
-                    n = (int) requests.stream().filter(x -> x.path().equals(r.path())).count();
+                    n = (int) requests.stream()
+                            .filter(x -> x.path().equals(r.path()))
+                            .count();
                 }
                 Reply reply = responder.apply(r, n);
                 if (reply.contentType() != null) {

@@ -137,8 +137,18 @@ class TriggerCommandTest {
     void refundOfAKnownTransactionSendsOnlyTheRefund() {
         assertEquals(
                 0,
-                trigger("refund", "--channel", "ali-dev", "--out-trade-no", "T-REF-2", "--transaction-id",
-                        "2026000000000000000000000001", "--amount", "500", "--refund", "200"),
+                trigger(
+                        "refund",
+                        "--channel",
+                        "ali-dev",
+                        "--out-trade-no",
+                        "T-REF-2",
+                        "--transaction-id",
+                        "2026000000000000000000000001",
+                        "--amount",
+                        "500",
+                        "--refund",
+                        "200"),
                 output());
         List<StubPaynotify.Request> sent = stub.notifications();
         assertEquals(1, sent.size());
@@ -167,7 +177,9 @@ class TriggerCommandTest {
     @Test
     void closeOnAlipayIsTradeClosed() {
         assertEquals(0, trigger("close", "--channel", "ali-dev", "--out-trade-no", "T-CLOSE-2"), output());
-        assertEquals("TRADE_CLOSED", TestKeys.form(stub.notifications().get(0).body()).get("trade_status"));
+        assertEquals(
+                "TRADE_CLOSED",
+                TestKeys.form(stub.notifications().get(0).body()).get("trade_status"));
     }
 
     @ParameterizedTest
@@ -185,7 +197,8 @@ class TriggerCommandTest {
         stub.answer((r, n) -> StubPaynotify.failure(provider, status));
         assertEquals(0, trigger(kind, "--channel", channel), output());
         assertEquals(1, stub.notifications().size());
-        assertTrue(stub.requests().stream().noneMatch(r -> r.path().startsWith("/api/")), "evil kinds register nothing");
+        assertTrue(
+                stub.requests().stream().noneMatch(r -> r.path().startsWith("/api/")), "evil kinds register nothing");
     }
 
     @Test
@@ -218,7 +231,9 @@ class TriggerCommandTest {
             Matcher url = Pattern.compile("SYSTEM \"([^\"]+)\"").matcher(r.text());
             if (url.find()) {
                 try {
-                    http.send(HttpRequest.newBuilder(URI.create(url.group(1))).build(), HttpResponse.BodyHandlers.discarding());
+                    http.send(
+                            HttpRequest.newBuilder(URI.create(url.group(1))).build(),
+                            HttpResponse.BodyHandlers.discarding());
                 } catch (IOException | InterruptedException e) {
                     throw new IllegalStateException(e);
                 }
@@ -248,7 +263,8 @@ class TriggerCommandTest {
     void v2SignTypeCanBeChosen() {
         assertEquals(0, trigger("pay", "--channel", "wx-dev", "--out-trade-no", "T-MD5", "--sign-type", "MD5"));
         assertTrue(stub.notifications().get(0).text().contains("<sign_type><![CDATA[MD5]]></sign_type>"));
-        Matcher sign = Pattern.compile("<sign><!\\[CDATA\\[([0-9A-F]+)]]></sign>").matcher(stub.notifications().get(0).text());
+        Matcher sign = Pattern.compile("<sign><!\\[CDATA\\[([0-9A-F]+)]]></sign>")
+                .matcher(stub.notifications().get(0).text());
         assertTrue(sign.find());
         assertEquals(32, sign.group(1).length());
         assertEquals(2, trigger("pay", "--channel", "wx3-dev", "--sign-type", "MD5"));
@@ -258,7 +274,9 @@ class TriggerCommandTest {
     @Test
     void retriesFollowTheWechatScheduleUntilAcknowledged() {
         stub.answer((r, n) -> n <= 3 ? StubPaynotify.failure(Provider.WECHATPAY_V2, 422) : StubPaynotify.V2_OK);
-        assertEquals(0, trigger("retries", "--channel", "wx-dev", "--out-trade-no", "T-RETRY-1", "--speed", "100"),
+        assertEquals(
+                0,
+                trigger("retries", "--channel", "wx-dev", "--out-trade-no", "T-RETRY-1", "--speed", "100"),
                 output());
         List<StubPaynotify.Request> sent = stub.notifications();
         assertEquals(4, sent.size(), "stops after the first success ack");
@@ -269,14 +287,17 @@ class TriggerCommandTest {
             Duration wanted = schedule.get(i - 1).dividedBy(100);
             assertTrue(gap.compareTo(wanted) >= 0, "gap " + i + ": " + gap + " < " + wanted);
         }
-        assertTrue(output().contains("delivers it again in 15 s (delivery 2 of 16; waiting 150 ms at --speed 100)"),
+        assertTrue(
+                output().contains("delivers it again in 15 s (delivery 2 of 16; waiting 150 ms at --speed 100)"),
                 output());
     }
 
     @Test
     void v3RetriesResignTheSameBody() {
         stub.answer((r, n) -> n == 1 ? StubPaynotify.failure(Provider.WECHATPAY_V3, 503) : StubPaynotify.V3_OK);
-        assertEquals(0, trigger("retries", "--channel", "wx3-dev", "--out-trade-no", "T-RETRY-2", "--speed", "1000"),
+        assertEquals(
+                0,
+                trigger("retries", "--channel", "wx3-dev", "--out-trade-no", "T-RETRY-2", "--speed", "1000"),
                 output());
         List<StubPaynotify.Request> sent = stub.notifications();
         assertEquals(2, sent.size());
@@ -287,7 +308,9 @@ class TriggerCommandTest {
     @Test
     void retriesFollowTheAlipaySchedule() {
         stub.answer((r, n) -> n <= 2 ? StubPaynotify.failure(Provider.ALIPAY, 422) : StubPaynotify.ALIPAY_OK);
-        assertEquals(0, trigger("retries", "--channel", "ali-dev", "--out-trade-no", "T-RETRY-3", "--speed", "2000"),
+        assertEquals(
+                0,
+                trigger("retries", "--channel", "ali-dev", "--out-trade-no", "T-RETRY-3", "--speed", "2000"),
                 output());
         List<StubPaynotify.Request> sent = stub.notifications();
         assertEquals(3, sent.size());
@@ -298,16 +321,19 @@ class TriggerCommandTest {
     @Test
     void retriesGiveUpAfterTheWholeSchedule() {
         stub.answer((r, n) -> StubPaynotify.failure(Provider.WECHATPAY_V2, 422));
-        assertEquals(1, trigger("retries", "--channel", "wx-dev", "--out-trade-no", "T-RETRY-4", "--speed",
-                "1000000000"), output());
+        assertEquals(
+                1,
+                trigger("retries", "--channel", "wx-dev", "--out-trade-no", "T-RETRY-4", "--speed", "1000000000"),
+                output());
         assertEquals(16, stub.notifications().size());
         assertTrue(output().contains("delivery 16 of 16"), output());
     }
 
     @Test
     void anUnreachableServiceIsAFailureThatSaysSo() {
-        String[] argv = {"trigger", "pay", "--channel", "wx-dev", "--out-trade-no", "T-DOWN", "--service",
-            "http://127.0.0.1:1"};
+        String[] argv = {
+            "trigger", "pay", "--channel", "wx-dev", "--out-trade-no", "T-DOWN", "--service", "http://127.0.0.1:1"
+        };
         PrintStream o = new PrintStream(out, true, StandardCharsets.UTF_8);
         assertEquals(1, Cli.run(argv, o, o));
         assertTrue(output().contains("connection refused"), output());
@@ -316,25 +342,27 @@ class TriggerCommandTest {
     @Test
     void aChannelsFileDefinesChannelsAndProviderKeys(@TempDir Path dir) throws IOException {
         Files.writeString(dir.resolve("platform.pem"), DevKeys.pem(DevKeys.WECHATPAY_V3_PLATFORM));
-        Files.writeString(dir.resolve("channels.properties"), String.join("\n",
-                "paynotify.channels.\"v3-shop\".provider=WECHATPAY_V3",
-                "paynotify.channels.\"v3-shop\".app-id=wxshop000000001,wxshop000000002",
-                "paynotify.channels.\"v3-shop\".mch-id=1900000099",
-                "paynotify.channels.\"v3-shop\".api-v3-key=0123456789abcdef0123456789abcdef",
-                "paynotify.channels.\"v3-shop\".platform-keys.\"OTHER\"="
-                        + Base64Keys.other(),
-                "paynotify.channels.\"v3-shop\".platform-keys.\"PUB_KEY_ID_SHOP\"="
-                        + TestKeys.bare(DevKeys.pem("wechatpay-v3-dev-platform-public.pem")),
-                "paynotify.channels.\"v3-shop\".platform-private-key=file:platform.pem",
-                "%dev.paynotify.channels.wx-shop.provider=WECHATPAY_V2",
-                "%dev.paynotify.channels.wx-shop.app-id=wxshop000000003",
-                "%dev.paynotify.channels.wx-shop.mch-id=1900000098",
-                "%dev.paynotify.channels.wx-shop.api-key=shopshopshopshopshopshopshopsh32",
-                "%dev.paynotify.channels.wx-shop.sign-types=MD5",
-                "%test.paynotify.channels.ignored.provider=ALIPAY",
-                "paynotify.clients.\"shop\".secret=shop-secret-0123456789abcdefghijkl",
-                "paynotify.clients.\"shop\".channels=v3-shop,wx-shop",
-                ""));
+        Files.writeString(
+                dir.resolve("channels.properties"),
+                String.join(
+                        "\n",
+                        "paynotify.channels.\"v3-shop\".provider=WECHATPAY_V3",
+                        "paynotify.channels.\"v3-shop\".app-id=wxshop000000001,wxshop000000002",
+                        "paynotify.channels.\"v3-shop\".mch-id=1900000099",
+                        "paynotify.channels.\"v3-shop\".api-v3-key=0123456789abcdef0123456789abcdef",
+                        "paynotify.channels.\"v3-shop\".platform-keys.\"OTHER\"=" + Base64Keys.other(),
+                        "paynotify.channels.\"v3-shop\".platform-keys.\"PUB_KEY_ID_SHOP\"="
+                                + TestKeys.bare(DevKeys.pem("wechatpay-v3-dev-platform-public.pem")),
+                        "paynotify.channels.\"v3-shop\".platform-private-key=file:platform.pem",
+                        "%dev.paynotify.channels.wx-shop.provider=WECHATPAY_V2",
+                        "%dev.paynotify.channels.wx-shop.app-id=wxshop000000003",
+                        "%dev.paynotify.channels.wx-shop.mch-id=1900000098",
+                        "%dev.paynotify.channels.wx-shop.api-key=shopshopshopshopshopshopshopsh32",
+                        "%dev.paynotify.channels.wx-shop.sign-types=MD5",
+                        "%test.paynotify.channels.ignored.provider=ALIPAY",
+                        "paynotify.clients.\"shop\".secret=shop-secret-0123456789abcdefghijkl",
+                        "paynotify.clients.\"shop\".channels=v3-shop,wx-shop",
+                        ""));
         String file = dir.resolve("channels.properties").toString();
         assertEquals(0, trigger("pay", "--channel", "v3-shop", "--channels-file", file), output());
         StubPaynotify.Request notice = stub.notifications().get(0);
@@ -345,7 +373,8 @@ class TriggerCommandTest {
         assertEquals(0, trigger("pay", "--channel", "wx-shop", "--channels-file", file, "--out-trade-no", "T-F"));
         assertTrue(stub.notifications().get(1).text().contains("<sign_type><![CDATA[MD5]]></sign_type>"));
         assertEquals(2, trigger("pay", "--channel", "ignored", "--channels-file", file));
-        assertEquals(2, trigger("pay", "--channel", "wx-dev", "--channels-file", file), "the file replaces the dev table");
+        assertEquals(
+                2, trigger("pay", "--channel", "wx-dev", "--channels-file", file), "the file replaces the dev table");
     }
 
     @Test
@@ -363,7 +392,8 @@ class TriggerCommandTest {
     /** An RSA public key that belongs to no private key of the test, as bare base64. */
     private static final class Base64Keys {
         static String other() {
-            return java.util.Base64.getEncoder().encodeToString(TestKeys.otherPublicKey().getEncoded());
+            return java.util.Base64.getEncoder()
+                    .encodeToString(TestKeys.otherPublicKey().getEncoded());
         }
     }
 }
