@@ -1,0 +1,428 @@
+package io.paynotify.simulator.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paynotify.simulator.cli.Args;
+import io.paynotify.simulator.cli.UsageException;
+import io.paynotify.simulator.listen.Delivery;
+import io.paynotify.simulator.listen.WebhookReceiver;
+import io.paynotify.simulator.listen.WebhookVerifier;
+import io.paynotify.simulator.trigger.Answer;
+import io.paynotify.simulator.trigger.ChannelTable;
+import io.paynotify.simulator.trigger.DevProfile;
+import io.paynotify.simulator.trigger.Expectation;
+import io.paynotify.simulator.trigger.MerchantApi;
+import io.paynotify.simulator.trigger.Notice;
+import io.paynotify.simulator.trigger.Notices;
+import io.paynotify.simulator.trigger.NotifySender;
+import io.paynotify.simulator.trigger.Trade;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.ConnectException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+
+/**
+ * {@code demo [--service URL]}: the tour a newcomer runs next to {@code ./mvnw quarkus:dev}. Registers one order
+ * per dev channel, lets paynotify's active query find each paid at the fake gateway, sends the late notifications
+ * (acknowledged, recorded DUPLICATE), shows a duplicate notice, the admin view of an order, and the order.paid
+ * webhooks. Exit 0 only when every step held.
+ */
+public final class DemoCommand {
+
+    public static final Set<String> OPTIONS = Set.of("service");
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration POLL_EVERY = Duration.ofSeconds(1);
+    private static final Map<String, Long> AMOUNTS = Map.of("wx-dev", 100L, "wx3-dev", 250L, "ali-dev", 4200L);
+
+    private final PrintStream out;
+    private final Clock clock = Clock.systemUTC();
+    private final HttpClient http = NotifySender.newHttpClient();
+    private final int gatewayPort;
+    private final int webhookPort;
+    private final Duration paidDeadline;
+    private final Duration webhookDeadline;
+
+    /** The demo of the README: gateway on 8090, webhooks on 8089, 90 s for the queries, 30 s for the webhooks. */
+    public DemoCommand(PrintStream out) {
+        this(out, DevProfile.GATEWAY_PORT, DevProfile.WEBHOOK_PORT, Duration.ofSeconds(90), Duration.ofSeconds(30));
+    }
+
+    DemoCommand(PrintStream out, int gatewayPort, int webhookPort, Duration paidDeadline, Duration webhookDeadline) {
+        this.out = out;
+        this.gatewayPort = gatewayPort;
+        this.webhookPort = webhookPort;
+        this.paidDeadline = paidDeadline;
+        this.webhookDeadline = webhookDeadline;
+    }
+
+    public int run(List<String> argv) throws UsageException, InterruptedException {
+        Args args = Args.parse(argv, OPTIONS);
+        if (!args.positional().isEmpty()) {
+            throw new UsageException("demo takes no positional arguments");
+        }
+        URI service = URI.create(args.option("service", DevProfile.SERVICE).replaceAll("/+$", ""));
+        out.println("paynotify demo against " + service);
+        if (!serviceAnswers(service)) {
+            out.println("paynotify does not answer at " + service + ". Start it in another terminal, from the"
+                    + " repository root:\n    ./mvnw quarkus:dev\nwait for 'Listening on: http://localhost:8080',"
+                    + " then run the demo again.");
+            return 1;
+        }
+        Optional<DemoGateway> gateway = gateway();
+        if (gateway.isEmpty()) {
+            return 1;
+        }
+        WebhookReceiver receiver = receiver();
+        try (DemoGateway gw = gateway.get()) {
+            return new Tour(service, gw, receiver).run() ? 0 : 1;
+        } finally {
+            if (receiver != null) {
+                receiver.close();
+            }
+        }
+    }
+
+    private boolean serviceAnswers(URI service) throws InterruptedException {
+        try {
+            http.send(
+                    HttpRequest.newBuilder(service.resolve("/"))
+                            .timeout(Duration.ofSeconds(5))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    private Optional<DemoGateway> gateway() {
+        String local = "http://127.0.0.1:" + gatewayPort;
+        if (Ports.answers(gatewayPort)) {
+            out.println("gateway: using the one already running at " + local);
+            return Optional.of(new GatewayControl(http, local));
+        }
+        try {
+            Optional<DemoGateway> started = EmbeddedGateway.start(http);
+            if (started.isPresent()) {
+                out.println("gateway: started the fake WeChat Pay / Alipay gateway at "
+                        + started.get().baseUrl());
+                return started;
+            }
+            out.println("gateway: nothing answers at " + local + " and this build has no gateway to start;"
+                    + " run `java -jar simulator/target/paynotify-simulator.jar serve` in another terminal.");
+        } catch (IOException e) {
+            out.println("gateway: cannot start it at " + local + ": " + e.getMessage());
+        }
+        return Optional.empty();
+    }
+
+    /** The demo's own webhook receiver on 8089, or null when that port is taken (then the admin API tells). */
+    private WebhookReceiver receiver() {
+        try {
+            WebhookReceiver r = WebhookReceiver.start(
+                    webhookPort, new WebhookVerifier(DevProfile.WEBHOOK_SECRET, clock), clock, d -> {});
+            out.println("webhooks: receiving dev-shop's deliveries at http://127.0.0.1:" + r.port() + "/webhooks");
+            return r;
+        } catch (IOException e) {
+            out.println("webhooks: port " + webhookPort + " is taken (a `listen` running?): deliveries"
+                    + " go there, and step 5 checks them through the admin API instead");
+            return null;
+        }
+    }
+
+    /** The five steps, sharing the orders they create. */
+    private final class Tour {
+
+        private final URI service;
+        private final DemoGateway gateway;
+        private final WebhookReceiver receiver;
+        private final ChannelTable table = DevProfile.table();
+        private final MerchantApi merchant;
+        private final AdminApi admin;
+        private final NotifySender sender;
+        private final String suffix = Trade.newOrderNumber("");
+        private final List<DemoOrder> all = new ArrayList<>();
+
+        Tour(URI service, DemoGateway gateway, WebhookReceiver receiver) {
+            this.service = service;
+            this.gateway = gateway;
+            this.receiver = receiver;
+            this.merchant = new MerchantApi(http, service, table.clients().get(DevProfile.CLIENT_ID), clock);
+            this.admin = new AdminApi(http, service, DevProfile.ADMIN_TOKEN);
+            this.sender = new NotifySender(http, service);
+        }
+
+        boolean run() throws InterruptedException {
+            try {
+                List<DemoOrder> queried = stepOne();
+                if (queried == null) {
+                    return false;
+                }
+                boolean ok = stepTwo(queried);
+                DemoOrder twice = stepThree();
+                ok &= twice != null;
+                ok &= stepFour(queried.get(0));
+                ok &= stepFive();
+                out.println();
+                out.println(ok ? "Every step held." : "Some steps did not hold: see the lines marked FAILED.");
+                return ok;
+            } catch (IOException e) {
+                out.println("FAILED: "
+                        + (e instanceof ConnectException
+                                ? "paynotify stopped answering at " + service
+                                : e.getMessage()));
+                return false;
+            }
+        }
+
+        /** (1) Register one order per channel, script each PAID at the gateway, and wait for the active query. */
+        private List<DemoOrder> stepOne() throws IOException, InterruptedException {
+            heading("1. One order per dev channel, paid at the provider, but no notification sent");
+            List<DemoOrder> orders = new ArrayList<>();
+            for (String name : DevProfile.CHANNELS) {
+                DemoOrder order = new DemoOrder(
+                        table.channel(name).orElseThrow(), "DEMO-" + tag(name) + "-" + suffix, AMOUNTS.get(name), null);
+                if (!register(order)) {
+                    return null;
+                }
+                gateway.scriptPaid(order.outTradeNo(), order.amountFen());
+                out.println("   the gateway now answers a query for it: PAID, " + order.amountFen() + " fen");
+                orders.add(order);
+            }
+            out.println("   waiting for paynotify's active query (the dev profile queries a PENDING order 10 s after"
+                    + " creation), polling GET /api/v1/orders/... every second, at most "
+                    + paidDeadline.toSeconds() + " s");
+            Map<String, DemoOrder> pending = new LinkedHashMap<>();
+            orders.forEach(o -> pending.put(o.name(), o));
+            Map<String, DemoOrder> paid = new LinkedHashMap<>();
+            long start = System.nanoTime();
+            long deadline = start + paidDeadline.toNanos();
+            long nextNote = start + Duration.ofSeconds(15).toNanos();
+            while (!pending.isEmpty()) {
+                for (DemoOrder o : List.copyOf(pending.values())) {
+                    JsonNode order = JSON.readTree(merchant.getOrder(o.channel().name(), o.outTradeNo())
+                            .body());
+                    if ("SUCCESS".equals(order.path("state").asText())) {
+                        String txn = order.path("transactionId").asText();
+                        out.println("   " + o.name() + " is SUCCESS after " + seconds(start) + " s, transactionId "
+                                + txn + " (from the gateway's answer)");
+                        pending.remove(o.name());
+                        paid.put(o.name(), o.paidWith(txn));
+                    }
+                }
+                if (pending.isEmpty()) {
+                    break;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    out.println("   FAILED: still PENDING after " + paidDeadline.toSeconds() + " s: "
+                            + String.join(", ", pending.keySet()) + ". Does the running paynotify have"
+                            + " query-enabled=true and api-base-url=" + gateway.baseUrl() + " for the dev channels?");
+                    return null;
+                }
+                if (System.nanoTime() - nextNote > 0) {
+                    out.println("   still waiting (" + seconds(start) + " s): " + String.join(", ", pending.keySet()));
+                    nextNote += Duration.ofSeconds(15).toNanos();
+                }
+                Thread.sleep(POLL_EVERY.toMillis());
+            }
+            List<DemoOrder> inOrder =
+                    orders.stream().map(o -> paid.get(o.name())).toList();
+            all.addAll(inOrder);
+            return inOrder;
+        }
+
+        /** (2) The providers' notifications arrive late: acknowledged, recorded as DUPLICATE. */
+        private boolean stepTwo(List<DemoOrder> orders) throws IOException, InterruptedException {
+            heading("2. The late payment notifications: acknowledged, recorded as DUPLICATE");
+            boolean ok = true;
+            for (DemoOrder o : orders) {
+                Notice notice = notices(o).payment(trade(o));
+                ok &= send(o, notice, "late notice");
+                ok &= lastNotifyOutcome(o, "DUPLICATE");
+            }
+            return ok;
+        }
+
+        /** (3) A second wx-dev order whose payment notice arrives twice. */
+        private DemoOrder stepThree() throws IOException, InterruptedException {
+            heading("3. A new wx-dev order, its payment notification delivered twice");
+            DemoOrder o = new DemoOrder(table.channel("wx-dev").orElseThrow(), "DEMO-WX2-" + suffix, 300, null);
+            if (!register(o)) {
+                return null;
+            }
+            Trade trade = Trade.fresh(o.channel().provider(), o.outTradeNo(), o.amountFen());
+            Notice notice = notices(o).payment(trade);
+            boolean ok = send(o, notice, "first delivery") & lastNotifyOutcome(o, "APPLIED");
+            ok &= send(o, notice, "the same bytes again") & lastNotifyOutcome(o, "DUPLICATE");
+            DemoOrder paid = o.paidWith(trade.transactionId());
+            all.add(paid);
+            return ok ? paid : null;
+        }
+
+        /** (4) The admin view: the order's query bookkeeping and where each notification came from. */
+        private boolean stepFour(DemoOrder o) throws IOException, InterruptedException {
+            heading("4. The admin view of " + o.name());
+            JsonNode order = admin.order(o.channel().name(), o.outTradeNo());
+            out.println("   GET /admin/orders/" + o.name() + ": state "
+                    + order.path("state").asText()
+                    + ", transactionId " + order.path("transactionId").asText() + ", lastQueriedAt "
+                    + order.path("lastQueriedAt").asText() + ", queryCount "
+                    + order.path("queryCount").asLong());
+            out.println("   GET /admin/orders/" + o.name() + "/notifications:");
+            boolean fromQuery = false;
+            boolean fromNotify = false;
+            for (JsonNode n : admin.notifications(o.channel().name(), o.outTradeNo())) {
+                String source = n.path("source").asText();
+                String outcome = n.path("outcome").asText();
+                out.println("     " + n.path("receivedAt").asText() + "  source " + source + "  outcome " + outcome
+                        + "  providerStatus " + n.path("providerStatus").asText());
+                fromQuery |= source.equals("QUERY") && outcome.equals("APPLIED");
+                fromNotify |= source.equals("NOTIFY") && outcome.equals("DUPLICATE");
+            }
+            boolean ok = fromQuery && fromNotify && order.path("queryCount").asLong() >= 1;
+            String applied =
+                    "   the payment was applied from the QUERY answer; the NOTIFY that followed was a DUPLICATE";
+            String failed = "   FAILED: expected a QUERY notification APPLIED, a NOTIFY one DUPLICATE, queryCount >= 1";
+            out.println(ok ? applied : failed);
+            return ok;
+        }
+
+        /** (5) Every order's order.paid webhook, verified. */
+        private boolean stepFive() throws IOException, InterruptedException {
+            heading("5. The order.paid webhooks to dev-shop (at most " + webhookDeadline.toSeconds() + " s)");
+            return receiver != null ? webhooksReceived() : webhooksDelivered();
+        }
+
+        private boolean webhooksReceived() throws InterruptedException {
+            Set<String> wanted = new HashSet<>();
+            all.forEach(o -> wanted.add(o.name()));
+            boolean ok = receiver.await(ds -> paidOrders(ds).containsAll(wanted), webhookDeadline);
+            for (Delivery d : receiver.deliveries()) {
+                if (wanted.contains(d.channel() + "/" + d.outTradeNo())) {
+                    out.println("   " + d.line());
+                }
+            }
+            Set<String> missing = new TreeSet<>(wanted);
+            missing.removeAll(paidOrders(receiver.deliveries()));
+            if (!ok) {
+                out.println("   FAILED: no verified order.paid for " + String.join(", ", missing)
+                        + " (see GET /admin/events?type=order.paid)");
+            }
+            return ok;
+        }
+
+        private Set<String> paidOrders(List<Delivery> deliveries) {
+            Set<String> seen = new HashSet<>();
+            for (Delivery d : deliveries) {
+                if (d.verified() && "order.paid".equals(d.type())) {
+                    seen.add(d.channel() + "/" + d.outTradeNo());
+                }
+            }
+            return seen;
+        }
+
+        /** When another process owns 8089: a SUCCEEDED delivery to dev-shop per order, from the admin API. */
+        private boolean webhooksDelivered() throws IOException, InterruptedException {
+            long deadline = System.nanoTime() + webhookDeadline.toNanos();
+            List<DemoOrder> missing = new ArrayList<>(all);
+            while (true) {
+                for (DemoOrder o : List.copyOf(missing)) {
+                    for (JsonNode e : admin.events("order.paid", o.channel().name(), DevProfile.CLIENT_ID)) {
+                        boolean ours = e.path("data")
+                                .path("order")
+                                .path("outTradeNo")
+                                .asText()
+                                .equals(o.outTradeNo());
+                        for (JsonNode d : e.path("deliveries")) {
+                            if (ours && d.path("state").asText().equals("SUCCEEDED")) {
+                                out.println("   " + e.path("id").asText() + "  order.paid  " + o.name()
+                                        + "  delivered to dev-shop's receiver (admin API)");
+                                missing.remove(o);
+                            }
+                        }
+                    }
+                }
+                if (missing.isEmpty()) {
+                    return true;
+                }
+                if (System.nanoTime() - deadline > 0) {
+                    missing.forEach(o -> out.println("   FAILED: no delivered order.paid for " + o.name()));
+                    return false;
+                }
+                Thread.sleep(POLL_EVERY.toMillis());
+            }
+        }
+
+        private boolean register(DemoOrder o) throws IOException, InterruptedException {
+            HttpResponse<String> r = merchant.createOrder(o.channel().name(), o.outTradeNo(), o.amountFen(), "demo");
+            boolean ok = r.statusCode() == 201;
+            out.println("   POST /api/v1/orders " + o.name() + " (" + o.amountFen() + " fen, "
+                    + o.channel().provider().displayName() + ") as dev-shop: " + r.statusCode()
+                    + (ok ? "" : "  FAILED: " + r.body()));
+            return ok;
+        }
+
+        private boolean send(DemoOrder o, Notice notice, String label) {
+            Answer answer = sender.send(notice);
+            boolean ok = Expectation.successAck("").matches(o.channel().provider(), answer);
+            out.println("   " + label + " for " + o.name() + " -> "
+                    + (ok
+                            ? answer.status() + ", the success ack"
+                            : answer.summary() + "  FAILED: not the success ack"));
+            return ok;
+        }
+
+        private boolean lastNotifyOutcome(DemoOrder o, String outcome) throws IOException, InterruptedException {
+            String last = null;
+            for (JsonNode n : admin.notifications(o.channel().name(), o.outTradeNo())) {
+                if (n.path("source").asText().equals("NOTIFY")) {
+                    last = n.path("outcome").asText();
+                }
+            }
+            boolean ok = outcome.equals(last);
+            out.println("     recorded as " + last + (ok ? "" : "  FAILED: expected " + outcome));
+            return ok;
+        }
+
+        private Notices notices(DemoOrder o) {
+            return Notices.of(o.channel(), clock, null);
+        }
+
+        private Trade trade(DemoOrder o) {
+            return Trade.fresh(o.channel().provider(), o.outTradeNo(), o.amountFen())
+                    .withTransactionId(o.transactionId());
+        }
+
+        private void heading(String text) {
+            out.println();
+            out.println(text);
+        }
+    }
+
+    private static long seconds(long startNanos) {
+        return Duration.ofNanos(System.nanoTime() - startNanos).toSeconds();
+    }
+
+    private static String tag(String channel) {
+        return switch (channel) {
+            case "wx-dev" -> "WX";
+            case "wx3-dev" -> "V3";
+            default -> "ALI";
+        };
+    }
+}

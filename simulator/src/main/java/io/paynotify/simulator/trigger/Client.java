@@ -1,0 +1,12 @@
+package io.paynotify.simulator.trigger;
+
+import java.util.List;
+
+/** A merchant API client of paynotify (CONTRACT.md §3): its id, HMAC secret and channels. */
+public record Client(String id, String secret, List<String> channels) {
+
+    @Override
+    public String toString() {
+        return id; // never the secret
+    }
+}

@@ -1,0 +1,189 @@
+package io.paynotify.simulator.trigger;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
+
+/**
+ * WeChat Pay API v3 notices (PROTOCOLS.md §2): a JSON envelope whose {@code resource} is AEAD_AES_256_GCM with the
+ * API v3 key, signed SHA256withRSA by the platform key over {@code timestamp\nnonce\nbody\n}, the signature and its
+ * inputs in the {@code Wechatpay-*} headers.
+ */
+final class WechatV3Notices implements Notices {
+
+    static final String TIMESTAMP = "Wechatpay-Timestamp";
+    static final String NONCE = "Wechatpay-Nonce";
+    static final String SIGNATURE = "Wechatpay-Signature";
+    static final String SERIAL = "Wechatpay-Serial";
+    static final String SIGNATURE_TYPE = "Wechatpay-Signature-Type";
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration STALE_BY = Duration.ofMinutes(10);
+
+    private final Channel channel;
+    private final Clock clock;
+
+    WechatV3Notices(Channel channel, Clock clock) {
+        this.channel = channel;
+        this.clock = clock;
+    }
+
+    @Override
+    public Notice payment(Trade trade) {
+        return signed(
+                paymentBody(trade, channel.appId()),
+                clock.instant().getEpochSecond(),
+                "payment notice " + describe(trade, channel.appId()));
+    }
+
+    @Override
+    public Notice refund(Trade trade) {
+        Map<String, Object> amount = new LinkedHashMap<>();
+        amount.put("total", trade.amountFen());
+        amount.put("refund", trade.refundFen());
+        amount.put("payer_total", trade.amountFen());
+        amount.put("payer_refund", trade.refundFen());
+        Map<String, Object> r = new LinkedHashMap<>();
+        r.put("mchid", channel.mchId());
+        r.put("out_trade_no", trade.outTradeNo());
+        r.put("transaction_id", trade.transactionId());
+        r.put("out_refund_no", trade.outRefundNo());
+        r.put("refund_id", trade.refundId());
+        r.put("refund_status", "SUCCESS");
+        r.put("success_time", BeijingTime.rfc3339(clock));
+        r.put("user_received_account", "支付用户零钱");
+        r.put("amount", amount);
+        String body = envelope("REFUND.SUCCESS", "退款成功", "refund", r);
+        return signed(
+                body,
+                clock.instant().getEpochSecond(),
+                "refund notice REFUND.SUCCESS out_trade_no=" + trade.outTradeNo() + " out_refund_no="
+                        + trade.outRefundNo() + " amount.refund=" + trade.refundFen());
+    }
+
+    @Override
+    public Optional<Notice> close(Trade trade) {
+        return Optional.empty(); // WeChat Pay sends no notice when a trade closes
+    }
+
+    @Override
+    public Notice tampered(Trade trade) {
+        Notice n = payment(trade);
+        String body = new String(n.body(), StandardCharsets.UTF_8);
+        String forgedId = UUID.randomUUID().toString();
+        String forged = body.replaceFirst("\"id\":\"[^\"]*\"", "\"id\":\"" + forgedId + "\"");
+        return new Notice(
+                n.path(),
+                forged.getBytes(StandardCharsets.UTF_8),
+                n.headers(),
+                n.contentType(),
+                "payment notice signed, then the envelope's id changed to " + forgedId + ": "
+                        + describe(trade, channel.appId()));
+    }
+
+    @Override
+    public Notice wrongApp(Trade trade) {
+        String other = channel.appId().equals("wxsimotherapp0009") ? "wxsimotherapp0008" : "wxsimotherapp0009";
+        return signed(
+                paymentBody(trade, other),
+                clock.instant().getEpochSecond(),
+                "payment notice for another app, signed with the channel's platform key: " + describe(trade, other));
+    }
+
+    @Override
+    public Optional<Notice> stale(Trade trade) {
+        long then = clock.instant().minus(STALE_BY).getEpochSecond();
+        return Optional.of(signed(
+                paymentBody(trade, channel.appId()),
+                then,
+                "payment notice signed with Wechatpay-Timestamp 10 minutes ago: " + describe(trade, channel.appId())));
+    }
+
+    @Override
+    public Optional<Notice> xxe(Trade trade, String entityUrl) {
+        return Optional.empty(); // a JSON body: no entities
+    }
+
+    /** The same body with a fresh timestamp, nonce and signature, as each delivery is signed when sent. */
+    @Override
+    public Notice again(Notice notice) {
+        Notice fresh = signed(
+                new String(notice.body(), StandardCharsets.UTF_8),
+                clock.instant().getEpochSecond(),
+                "");
+        return new Notice(notice.path(), notice.body(), fresh.headers(), notice.contentType(), notice.what());
+    }
+
+    private String paymentBody(Trade trade, String appId) {
+        Map<String, Object> amount = new LinkedHashMap<>();
+        amount.put("total", trade.amountFen());
+        amount.put("payer_total", trade.amountFen());
+        amount.put("currency", "CNY");
+        amount.put("payer_currency", "CNY");
+        Map<String, Object> t = new LinkedHashMap<>();
+        t.put("mchid", channel.mchId());
+        t.put("appid", appId);
+        t.put("out_trade_no", trade.outTradeNo());
+        t.put("transaction_id", trade.transactionId());
+        t.put("trade_type", "NATIVE");
+        t.put("trade_state", "SUCCESS");
+        t.put("trade_state_desc", "支付成功");
+        t.put("bank_type", "OTHERS");
+        t.put("success_time", BeijingTime.rfc3339(clock));
+        t.put("payer", Map.of("openid", "oSimulator0000000000000000001"));
+        t.put("amount", amount);
+        return envelope("TRANSACTION.SUCCESS", "支付成功", "transaction", t);
+    }
+
+    /** The notification envelope with {@code resource} encrypted; associated_data is the original type. */
+    private String envelope(String eventType, String summary, String originalType, Map<String, Object> resource) {
+        String nonce = Trade.nonce(12);
+        Map<String, Object> encrypted = new LinkedHashMap<>();
+        encrypted.put("original_type", originalType);
+        encrypted.put("algorithm", "AEAD_AES_256_GCM");
+        encrypted.put("ciphertext", Crypto.aesGcm(channel.apiV3Key(), nonce, originalType, json(resource)));
+        encrypted.put("associated_data", originalType);
+        encrypted.put("nonce", nonce);
+        Map<String, Object> e = new LinkedHashMap<>();
+        e.put("id", UUID.randomUUID().toString());
+        e.put("create_time", BeijingTime.rfc3339(clock));
+        e.put("resource_type", "encrypt-resource");
+        e.put("event_type", eventType);
+        e.put("summary", summary);
+        e.put("resource", encrypted);
+        return new String(json(e), StandardCharsets.UTF_8);
+    }
+
+    private Notice signed(String body, long timestamp, String what) {
+        String nonce = Trade.nonce(32);
+        String message = timestamp + "\n" + nonce + "\n" + body + "\n";
+        String signature = Crypto.sha256WithRsa(channel.platformKey(), message.getBytes(StandardCharsets.UTF_8));
+        Map<String, String> headers = new LinkedHashMap<>();
+        headers.put(TIMESTAMP, Long.toString(timestamp));
+        headers.put(NONCE, nonce);
+        headers.put(SIGNATURE, signature);
+        headers.put(SERIAL, channel.platformSerial());
+        headers.put(SIGNATURE_TYPE, "WECHATPAY2-SHA256-RSA2048");
+        return new Notice(
+                channel.notifyPath(), body.getBytes(StandardCharsets.UTF_8), headers, "application/json", what);
+    }
+
+    private static String describe(Trade trade, String appId) {
+        return "TRANSACTION.SUCCESS out_trade_no=" + trade.outTradeNo() + " appid=" + appId + " amount.total="
+                + trade.amountFen() + " transaction_id=" + trade.transactionId();
+    }
+
+    private static byte[] json(Object value) {
+        try {
+            return JSON.writeValueAsBytes(value);
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}

@@ -1,0 +1,209 @@
+package io.paynotify.simulator.demo;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.paynotify.simulator.trigger.DevProfile;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URLDecoder;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.time.Instant;
+import java.util.Base64;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/**
+ * Just enough of paynotify for the demo's five steps: orders, a "query" that finds an order paid as soon as the
+ * fake gateway scripted it, notifications recorded APPLIED or DUPLICATE, the admin reads, and a signed order.paid
+ * webhook to the demo's receiver. Checks no signatures: the other tests do that.
+ */
+final class FakePaynotify implements AutoCloseable {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final HttpServer server;
+    private final HttpClient http = HttpClient.newHttpClient();
+    private final Set<String> scripted;
+    private final int webhookPort;
+    private final Map<String, ObjectNode> orders = new ConcurrentHashMap<>();
+    private final Map<String, ArrayNode> notifications = new ConcurrentHashMap<>();
+
+    FakePaynotify(Set<String> scripted, int webhookPort) throws IOException {
+        this.scripted = scripted;
+        this.webhookPort = webhookPort;
+        server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
+        server.createContext("/", this::handle);
+        server.start();
+    }
+
+    URI uri() {
+        return URI.create("http://127.0.0.1:" + server.getAddress().getPort());
+    }
+
+    private synchronized void handle(HttpExchange ex) throws IOException {
+        try (ex) {
+            String path = ex.getRequestURI().getRawPath();
+            byte[] body = ex.getRequestBody().readAllBytes();
+            String[] parts = path.split("/");
+            if (path.equals("/api/v1/orders")) {
+                JsonNode req = JSON.readTree(body);
+                ObjectNode o = JSON.createObjectNode();
+                o.put("channel", req.path("channel").asText());
+                o.put("outTradeNo", req.path("outTradeNo").asText());
+                o.put("amount", req.path("amount").asLong());
+                o.put("state", "PENDING");
+                o.put("queryCount", 0);
+                orders.put(key(o.path("channel").asText(), o.path("outTradeNo").asText()), o);
+                notifications.put(
+                        key(o.path("channel").asText(), o.path("outTradeNo").asText()), JSON.createArrayNode());
+                reply(ex, 201, "application/json", o.toString());
+            } else if (path.startsWith("/api/v1/orders/")) {
+                ObjectNode o = orders.get(key(parts[4], decode(parts[5])));
+                if (o.path("state").asText().equals("PENDING") && scripted.contains(decode(parts[5]))) {
+                    o.put("queryCount", 1);
+                    o.put("lastQueriedAt", Instant.now().toString());
+                    pay(o, "TX-" + o.path("outTradeNo").asText(), "QUERY");
+                }
+                reply(ex, 200, "application/json", o.toString());
+            } else if (path.startsWith("/notify/")) {
+                notify(ex, parts[2], parts[3], new String(body, StandardCharsets.UTF_8));
+            } else if (path.startsWith("/admin/orders/") && parts.length == 5) {
+                reply(
+                        ex,
+                        200,
+                        "application/json",
+                        orders.get(key(parts[3], decode(parts[4]))).toString());
+            } else if (path.startsWith("/admin/orders/") && parts.length == 6) {
+                ObjectNode list = JSON.createObjectNode();
+                list.set("items", notifications.get(key(parts[3], decode(parts[4]))));
+                list.putNull("next");
+                reply(ex, 200, "application/json", list.toString());
+            } else {
+                reply(ex, 404, "text/plain", "");
+            }
+        }
+    }
+
+    private void notify(HttpExchange ex, String endpoint, String channel, String body) throws IOException {
+        String no = switch (endpoint) {
+            case "wechatpay" -> between(body, "<out_trade_no><![CDATA[", "]]>");
+            case "alipay" -> form(body).get("out_trade_no");
+            default ->
+                orders.values().stream() // v3 encrypts it: the demo's only v3 order on that channel
+                        .filter(o -> o.path("channel").asText().equals(channel))
+                        .findFirst()
+                        .orElseThrow()
+                        .path("outTradeNo")
+                        .asText();
+        };
+        ObjectNode o = orders.get(key(channel, no));
+        if (o.path("state").asText().equals("PENDING")) {
+            pay(o, "TX-NOTIFY", "NOTIFY");
+        } else {
+            record(o, "NOTIFY", "DUPLICATE");
+        }
+        switch (endpoint) {
+            case "wechatpay" ->
+                reply(
+                        ex,
+                        200,
+                        "application/xml",
+                        "<xml><return_code><![CDATA[SUCCESS]]></return_code>"
+                                + "<return_msg><![CDATA[OK]]></return_msg></xml>");
+            case "alipay" -> reply(ex, 200, "text/plain", "success");
+            default -> reply(ex, 204, null, "");
+        }
+    }
+
+    private void pay(ObjectNode o, String txn, String source) {
+        o.put("state", "SUCCESS");
+        o.put("transactionId", txn);
+        record(o, source, "APPLIED");
+        String id = "evt_" + Integer.toHexString(o.path("outTradeNo").asText().hashCode());
+        webhook(id, "{\"id\":\"" + id + "\",\"type\":\"order.paid\",\"data\":{\"order\":" + o + "}}");
+    }
+
+    private void record(ObjectNode o, String source, String outcome) {
+        ObjectNode n = notifications
+                .get(key(o.path("channel").asText(), o.path("outTradeNo").asText()))
+                .addObject();
+        n.put("source", source);
+        n.put("outcome", outcome);
+        n.put("providerStatus", "SUCCESS");
+        n.put("receivedAt", Instant.now().toString());
+    }
+
+    /** Delivers a signed event to the demo's receiver, as paynotify's worker would (synchronously, for the test). */
+    private void webhook(String id, String body) {
+        try {
+            String ts = Long.toString(Instant.now().getEpochSecond());
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(
+                    Base64.getDecoder().decode(DevProfile.WEBHOOK_SECRET.substring("whsec_".length())), "HmacSHA256"));
+            String sig = Base64.getEncoder()
+                    .encodeToString(mac.doFinal((id + "." + ts + "." + body).getBytes(StandardCharsets.UTF_8)));
+            http.send(
+                    HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + webhookPort + "/webhooks"))
+                            .header("webhook-id", id)
+                            .header("webhook-timestamp", ts)
+                            .header("webhook-signature", "v1," + sig)
+                            .POST(HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
+        } catch (IOException | InterruptedException | GeneralSecurityException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void reply(HttpExchange ex, int status, String type, String body) throws IOException {
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        if (type != null) {
+            ex.getResponseHeaders().set("Content-Type", type);
+        }
+        ex.sendResponseHeaders(status, bytes.length == 0 ? -1 : bytes.length);
+        if (bytes.length > 0) {
+            ex.getResponseBody().write(bytes);
+        }
+    }
+
+    private static Map<String, String> form(String body) {
+        Map<String, String> m = new HashMap<>();
+        for (String pair : body.split("&")) {
+            int eq = pair.indexOf('=');
+            m.put(pair.substring(0, eq), URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8));
+        }
+        return m;
+    }
+
+    private static String between(String s, String from, String to) {
+        int i = s.indexOf(from) + from.length();
+        return s.substring(i, s.indexOf(to, i));
+    }
+
+    private static String decode(String segment) {
+        return URLDecoder.decode(segment, StandardCharsets.UTF_8);
+    }
+
+    private static String key(String channel, String no) {
+        return channel + "/" + no;
+    }
+
+    @Override
+    public void close() {
+        server.stop(0);
+    }
+}
