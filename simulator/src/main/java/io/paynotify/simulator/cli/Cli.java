@@ -1,6 +1,7 @@
 package io.paynotify.simulator.cli;
 
 import io.paynotify.simulator.demo.DemoCommand;
+import io.paynotify.simulator.gateway.ServeCommand;
 import io.paynotify.simulator.listen.ListenCommand;
 import io.paynotify.simulator.trigger.TriggerCommand;
 import java.io.PrintStream;
@@ -37,7 +38,7 @@ public final class Cli {
         }
         try {
             return switch (command) {
-                case "serve" -> ServeLauncher.run(rest.toArray(String[]::new), err);
+                case "serve" -> ServeCommand.run(rest.toArray(String[]::new));
                 case "trigger" -> new TriggerCommand(out).run(rest);
                 case "listen" -> new ListenCommand(out).run(rest);
                 case "demo" -> new DemoCommand(out).run(rest);
