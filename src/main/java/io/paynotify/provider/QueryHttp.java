@@ -1,7 +1,7 @@
 package io.paynotify.provider;
 
 import io.paynotify.core.query.QueryError;
-import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Singleton;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.net.http.HttpClient;
@@ -26,8 +26,11 @@ import java.util.concurrent.TimeoutException;
  * waiting and reading the answer — enforced as one deadline, not per phase, so that an answer trickling in a byte
  * at a time is cut off too. An answer larger than 256 KiB is refused (its bytes are not kept). The caller's thread
  * waits for the answer; nothing is retried here (the scheduler asks again at the next step).
+ *
+ * <p>{@code @Singleton}, not {@code @ApplicationScoped}: a client proxy would run the constructor a second time and
+ * build a second client with its own selector thread.
  */
-@ApplicationScoped
+@Singleton
 public class QueryHttp {
 
     /** The whole call, connect and answer (CONTRACT.md §9). */
