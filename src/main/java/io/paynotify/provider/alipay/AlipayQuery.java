@@ -216,15 +216,17 @@ public class AlipayQuery implements OrderQuery {
         if (!verified(parts.response(), parts.sign(), charset, keys)) {
             return QueryLog.error(name, QueryError.VERIFICATION, "answer signature");
         }
+        // the answer carries nothing of the request but the order number: a genuine answer about another order
+        // (not found included) must not settle this one
+        String answered = StrictJson.text(r, "out_trade_no");
+        if (answered != null && !answered.equals(outTradeNo)) {
+            return QueryLog.error(name, QueryError.VERIFICATION, "answer names another out_trade_no");
+        }
         if (NOT_EXIST_CODE.equals(code) && NOT_EXIST_SUB_CODE.equals(StrictJson.text(r, "sub_code"))) {
             return QueryAnswer.notFound();
         }
         if (!SUCCESS_CODE.equals(code)) {
             return QueryLog.error(name, code == null ? QueryError.MALFORMED : QueryError.PROVIDER_ERROR, "code");
-        }
-        String answered = StrictJson.text(r, "out_trade_no");
-        if (answered != null && !answered.equals(outTradeNo)) {
-            return QueryLog.error(name, QueryError.VERIFICATION, "answer names another out_trade_no");
         }
         String status = StrictJson.text(r, "trade_status");
         if (!Fields.isToken(status)) {

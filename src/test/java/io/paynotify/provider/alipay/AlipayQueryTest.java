@@ -255,6 +255,8 @@ class AlipayQueryTest {
     @Test
     void aSignedTradeNotExistIsNotFound() {
         assertEquals(QueryResult.NOT_FOUND, ask(signed(NOT_EXIST)).result());
+        // about another order, it says nothing about this one
+        assertError(QueryError.VERIFICATION, ask(signed(NOT_EXIST.replace(NO, "QAORDER0002"))));
     }
 
     @Test
