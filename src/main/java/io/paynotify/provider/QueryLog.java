@@ -33,4 +33,26 @@ public final class QueryLog {
     public static QueryAnswer error(String channel, QueryHttp.Failed failed) {
         return error(channel, failed.error(), failed.getMessage());
     }
+
+    /** One query's work: sends the request and reads the answer. */
+    @FunctionalInterface
+    public interface Call {
+        QueryAnswer run() throws QueryHttp.Failed;
+    }
+
+    /**
+     * Runs the call so that it never throws ({@code OrderQuery}'s promise): a failed HTTP call is its error, and
+     * anything unexpected (a bug, a channel of another provider) is a logged MALFORMED error naming only the
+     * exception's class.
+     */
+    public static QueryAnswer guarded(String channel, Call call) {
+        try {
+            return call.run();
+        } catch (QueryHttp.Failed f) {
+            return error(channel, f);
+        } catch (RuntimeException e) {
+            return error(
+                    channel, QueryError.MALFORMED, "unexpected " + e.getClass().getSimpleName());
+        }
+    }
 }

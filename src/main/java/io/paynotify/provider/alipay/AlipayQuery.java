@@ -73,7 +73,7 @@ public class AlipayQuery implements OrderQuery {
 
     @Override
     public QueryAnswer query(Channel channel, String outTradeNo) {
-        try {
+        return QueryLog.guarded(channel.name(), () -> {
             AlipayKeys keys = channel.keys(AlipayKeys.class);
             QueryHttp.Answer answer = http.send(HttpRequest.newBuilder(URI.create(keys.gatewayUrl()))
                     .header("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
@@ -82,14 +82,7 @@ public class AlipayQuery implements OrderQuery {
                             form(requestParams(keys, outTradeNo, AlipayFormats.timestamp(clock.instant()))),
                             StandardCharsets.UTF_8)));
             return answer(channel, keys, outTradeNo, answer);
-        } catch (QueryHttp.Failed f) {
-            return QueryLog.error(channel.name(), f);
-        } catch (RuntimeException e) {
-            return QueryLog.error(
-                    channel.name(),
-                    QueryError.MALFORMED,
-                    "unexpected " + e.getClass().getSimpleName());
-        }
+        });
     }
 
     /** The request's parameters, {@code sign} last (CONTRACT.md §9). */
@@ -245,22 +238,19 @@ public class AlipayQuery implements OrderQuery {
         String tradeNo = Fields.tokenOrNull(StrictJson.text(r, "trade_no"));
         Long amount = AlipayFormats.yuanToFen(StrictJson.text(r, "total_amount"));
         QueryResult result;
-        NotifyClass cls;
         if (paid) {
             if (tradeNo == null || amount == null) {
                 return QueryLog.error(name, QueryError.MALFORMED, "paid without trade_no or total_amount");
             }
             result = QueryResult.PAID;
-            cls = NotifyClass.PAID;
         } else if ("TRADE_CLOSED".equals(status)) {
             result = QueryResult.CLOSE;
-            cls = NotifyClass.CLOSE;
         } else if ("WAIT_BUYER_PAY".equals(status)) {
             return QueryAnswer.notFinal(status);
         } else {
             result = QueryResult.UNKNOWN;
-            cls = NotifyClass.UNKNOWN;
         }
+        NotifyClass cls = OrderQuery.recordedClass(result);
         VerifiedNotification n = VerifiedNotification.builder(
                         Provider.ALIPAY, name, outTradeNo, cls, status, rawBody, clock.instant())
                 .transactionId(tradeNo)

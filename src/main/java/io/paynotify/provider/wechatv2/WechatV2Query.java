@@ -15,6 +15,7 @@ import io.paynotify.provider.QueryHttp;
 import io.paynotify.provider.QueryLog;
 import io.paynotify.provider.QuerySigning;
 import io.paynotify.provider.SafeXml;
+import io.paynotify.provider.WechatTradeState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.net.URI;
@@ -24,7 +25,6 @@ import java.time.Clock;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 
 /**
  * The WeChat Pay v2 order query (CONTRACT.md §9, PROTOCOLS.md §8): {@code POST {api-base-url}/pay/orderquery} with
@@ -38,12 +38,6 @@ public class WechatV2Query implements OrderQuery {
 
     static final String PATH = "/pay/orderquery";
     static final String ORDER_NOT_EXIST = "ORDERNOTEXIST";
-
-    /** The trade states of §9's table (WxJava {@code WxPayConstants.TradeState}; PROTOCOLS.md §8). */
-    static final Set<String> PAID_STATES = Set.of("SUCCESS", "REFUND");
-
-    static final Set<String> CLOSE_STATES = Set.of("CLOSED", "REVOKED");
-    static final Set<String> NOT_FINAL_STATES = Set.of("NOTPAY", "USERPAYING", "ACCEPT", "PAYERROR");
 
     private final Clock clock;
     private final QueryHttp http;
@@ -61,7 +55,7 @@ public class WechatV2Query implements OrderQuery {
 
     @Override
     public QueryAnswer query(Channel channel, String outTradeNo) {
-        try {
+        return QueryLog.guarded(channel.name(), () -> {
             WechatV2Keys keys = channel.keys(WechatV2Keys.class);
             byte[] body = request(keys, outTradeNo, QuerySigning.nonce(32));
             QueryHttp.Answer answer = http.send(HttpRequest.newBuilder(URI.create(keys.apiBaseUrl() + PATH))
@@ -69,14 +63,7 @@ public class WechatV2Query implements OrderQuery {
                     .header("Accept", "text/xml, application/xml")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(body)));
             return answer(channel, keys, outTradeNo, answer);
-        } catch (QueryHttp.Failed f) {
-            return QueryLog.error(channel.name(), f);
-        } catch (RuntimeException e) {
-            return QueryLog.error(
-                    channel.name(),
-                    QueryError.MALFORMED,
-                    "unexpected " + e.getClass().getSimpleName());
-        }
+        });
     }
 
     /** The request's fields, in the order they are sent, {@code sign} last. */
@@ -162,26 +149,16 @@ public class WechatV2Query implements OrderQuery {
         if (!Fields.isToken(state)) {
             return QueryLog.error(name, QueryError.MALFORMED, "no trade_state");
         }
-        if (NOT_FINAL_STATES.contains(state)) {
-            return QueryAnswer.notFinal(state);
-        }
         String transactionId = Fields.tokenOrNull(f.get("transaction_id"));
         Long amount = MinorUnits.parseFen(f.get("total_fee"));
-        QueryResult result;
-        NotifyClass cls;
-        if (PAID_STATES.contains(state) && transactionId != null && amount != null) {
-            result = QueryResult.PAID;
-            cls = NotifyClass.PAID;
-        } else if ("SUCCESS".equals(state)) {
-            return QueryLog.error(name, QueryError.MALFORMED, "SUCCESS without transaction_id or total_fee");
-        } else if (CLOSE_STATES.contains(state)) {
-            result = QueryResult.CLOSE;
-            cls = NotifyClass.CLOSE;
-        } else {
-            // an unknown state, or REFUND without the payment's ids (WeChat may then send only out_trade_no)
-            result = QueryResult.UNKNOWN;
-            cls = NotifyClass.UNKNOWN;
+        QueryResult result = WechatTradeState.classify(state, transactionId != null && amount != null);
+        if (result == QueryResult.NOT_FINAL) {
+            return QueryAnswer.notFinal(state);
         }
+        if (result == QueryResult.ERROR) {
+            return QueryLog.error(name, QueryError.MALFORMED, "SUCCESS without transaction_id or total_fee");
+        }
+        NotifyClass cls = OrderQuery.recordedClass(result);
         String feeType = f.get("fee_type");
         VerifiedNotification n = VerifiedNotification.builder(
                         Provider.WECHATPAY_V2, name, outTradeNo, cls, state, answer.body(), clock.instant())

@@ -15,6 +15,7 @@ import io.paynotify.provider.QueryHttp;
 import io.paynotify.provider.QueryLog;
 import io.paynotify.provider.QuerySigning;
 import io.paynotify.provider.StrictJson;
+import io.paynotify.provider.WechatTradeState;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.net.URI;
@@ -22,7 +23,6 @@ import java.net.URLEncoder;
 import java.net.http.HttpRequest;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.Set;
 
 /**
  * The WeChat Pay v3 order query (CONTRACT.md §9, PROTOCOLS.md §8): {@code GET
@@ -38,12 +38,6 @@ public class WechatV3Query implements OrderQuery {
     static final String PATH = "/v3/pay/transactions/out-trade-no/";
     static final String AUTH_SCHEMA = "WECHATPAY2-SHA256-RSA2048";
     static final String ORDER_NOT_EXIST = "ORDER_NOT_EXIST";
-
-    /** The trade states of §9's table (wechatpay-java {@code Transaction.TradeStateEnum}). */
-    static final Set<String> PAID_STATES = Set.of("SUCCESS", "REFUND");
-
-    static final Set<String> CLOSE_STATES = Set.of("CLOSED", "REVOKED");
-    static final Set<String> NOT_FINAL_STATES = Set.of("NOTPAY", "USERPAYING", "ACCEPT", "PAYERROR");
 
     private final Clock clock;
     private final QueryHttp http;
@@ -63,7 +57,7 @@ public class WechatV3Query implements OrderQuery {
 
     @Override
     public QueryAnswer query(Channel channel, String outTradeNo) {
-        try {
+        return QueryLog.guarded(channel.name(), () -> {
             WechatV3Keys keys = channel.keys(WechatV3Keys.class);
             URI uri = uri(keys, outTradeNo);
             String authorization =
@@ -74,14 +68,7 @@ public class WechatV3Query implements OrderQuery {
                     .header("Authorization", authorization)
                     .GET());
             return answer(channel, keys, outTradeNo, answer);
-        } catch (QueryHttp.Failed f) {
-            return QueryLog.error(channel.name(), f);
-        } catch (RuntimeException e) {
-            return QueryLog.error(
-                    channel.name(),
-                    QueryError.MALFORMED,
-                    "unexpected " + e.getClass().getSimpleName());
-        }
+        });
     }
 
     /**
@@ -145,27 +132,17 @@ public class WechatV3Query implements OrderQuery {
         if (!Fields.isToken(state)) {
             return QueryLog.error(name, QueryError.MALFORMED, "no trade_state");
         }
-        if (NOT_FINAL_STATES.contains(state)) {
-            return QueryAnswer.notFinal(state);
-        }
         JsonNode amount = r.get("amount");
         Long total = WechatV3Adapter.fen(amount == null ? null : amount.get("total"));
         String transactionId = Fields.tokenOrNull(StrictJson.text(r, "transaction_id"));
-        QueryResult result;
-        NotifyClass cls;
-        if (PAID_STATES.contains(state) && transactionId != null && total != null) {
-            result = QueryResult.PAID;
-            cls = NotifyClass.PAID;
-        } else if ("SUCCESS".equals(state)) {
-            return QueryLog.error(name, QueryError.MALFORMED, "SUCCESS without transaction_id or amount.total");
-        } else if (CLOSE_STATES.contains(state)) {
-            result = QueryResult.CLOSE;
-            cls = NotifyClass.CLOSE;
-        } else {
-            // an unknown state, or REFUND without the payment's ids
-            result = QueryResult.UNKNOWN;
-            cls = NotifyClass.UNKNOWN;
+        QueryResult result = WechatTradeState.classify(state, transactionId != null && total != null);
+        if (result == QueryResult.NOT_FINAL) {
+            return QueryAnswer.notFinal(state);
         }
+        if (result == QueryResult.ERROR) {
+            return QueryLog.error(name, QueryError.MALFORMED, "SUCCESS without transaction_id or amount.total");
+        }
+        NotifyClass cls = OrderQuery.recordedClass(result);
         String mchId = StrictJson.text(r, "mchid");
         VerifiedNotification n = VerifiedNotification.builder(
                         Provider.WECHATPAY_V3, name, outTradeNo, cls, state, answer.body(), clock.instant())
