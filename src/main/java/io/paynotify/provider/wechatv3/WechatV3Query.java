@@ -144,13 +144,16 @@ public class WechatV3Query implements OrderQuery {
         }
         NotifyClass cls = OrderQuery.recordedClass(result);
         String mchId = StrictJson.text(r, "mchid");
+        // the query answer's appid is optional (WeChat's query-by-out-trade-no reference: appid 选填), its mchid
+        // required: an absent appid is not a mismatch, another one is (as for a refund resource's)
+        boolean appIdRequired = false;
         VerifiedNotification n = VerifiedNotification.builder(
                         Provider.WECHATPAY_V3, name, outTradeNo, cls, state, answer.body(), clock.instant())
                 .transactionId(transactionId)
                 .amount(total)
                 .currency(WechatV3Adapter.currency(amount))
                 .paidAt(WechatV3Adapter.rfc3339(StrictJson.text(r, "success_time")))
-                .accountMismatch(WechatV3Adapter.accountMismatch(keys, r, mchId == null ? "" : mchId, true))
+                .accountMismatch(WechatV3Adapter.accountMismatch(keys, r, mchId == null ? "" : mchId, appIdRequired))
                 .build();
         return QueryAnswer.recorded(result, n);
     }

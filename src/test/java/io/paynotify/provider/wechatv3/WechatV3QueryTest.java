@@ -270,6 +270,10 @@ class WechatV3QueryTest {
         t = transaction("CLOSED");
         t.remove("mchid");
         assertTrue(ask(signed(t)).notification().accountMismatch());
+        // the answer's appid is optional: without it, the mchid alone binds it to the channel
+        t = transaction("CLOSED");
+        t.remove("appid");
+        assertFalse(ask(signed(t)).notification().accountMismatch());
     }
 
     // ------------------------------------------------------------------ failures
