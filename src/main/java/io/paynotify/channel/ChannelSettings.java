@@ -1,8 +1,12 @@
 package io.paynotify.channel;
 
+import java.net.URI;
+import java.net.URISyntaxException;
+import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.util.Collections;
 import java.util.LinkedHashSet;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
 
@@ -81,10 +85,61 @@ public final class ChannelSettings {
 
     /** An RSA public key of at least 2048 bits from a PEM certificate, PEM key or bare base64. */
     public PublicKey rsaPublicKey(String text, String key) {
+        return rsaPublicKeyInfo(text, key).key();
+    }
+
+    /** As {@link #rsaPublicKey}, also telling whether the key was given as a certificate, and its notAfter. */
+    public KeyParsing.PublicKeyInfo rsaPublicKeyInfo(String text, String key) {
         try {
-            return KeyParsing.rsaPublicKey(text);
+            return KeyParsing.rsaPublicKeyInfo(text);
         } catch (IllegalArgumentException e) {
             throw problem(key, e.getMessage());
         }
+    }
+
+    /** An RSA private key of at least 2048 bits in PKCS#8, PEM or bare base64. */
+    public PrivateKey rsaPrivateKey(String text, String key) {
+        try {
+            return KeyParsing.rsaPrivateKey(text);
+        } catch (IllegalArgumentException e) {
+            throw problem(key, e.getMessage());
+        }
+    }
+
+    /**
+     * An absolute {@code http} or {@code https} URL with a host, and without user info, query or fragment (a
+     * provider's API root or gateway: the request target is built on it), or {@code defaultUrl} when the key is
+     * absent or blank.
+     */
+    public URI httpUrl(Optional<String> value, String key, String defaultUrl) {
+        String text = value.map(String::strip).filter(v -> !v.isEmpty()).orElse(defaultUrl);
+        URI uri;
+        try {
+            uri = new URI(text);
+        } catch (URISyntaxException e) {
+            throw problem(key, "must be an absolute http or https URL");
+        }
+        String scheme = uri.getScheme() == null ? "" : uri.getScheme().toLowerCase(Locale.ROOT);
+        boolean web = scheme.equals("http") || scheme.equals("https");
+        if (!web || uri.isOpaque() || uri.getHost() == null) {
+            throw problem(key, "must be an absolute http or https URL");
+        }
+        if (uri.getRawUserInfo() != null || uri.getRawQuery() != null || uri.getRawFragment() != null) {
+            throw problem(key, "must be an http or https URL without user info, query or fragment");
+        }
+        return uri;
+    }
+
+    /**
+     * An API root: {@link #httpUrl} as text without its trailing {@code /}s, so that a path such as
+     * {@code /pay/orderquery} can be appended (WeChat's {@code api-base-url}).
+     */
+    public String apiRoot(Optional<String> value, String key, String defaultUrl) {
+        String text = httpUrl(value, key, defaultUrl).toString();
+        int end = text.length();
+        while (end > 0 && text.charAt(end - 1) == '/') {
+            end--;
+        }
+        return text.substring(0, end);
     }
 }

@@ -1,8 +1,10 @@
 package io.paynotify.provider;
 
 import io.paynotify.channel.Channel;
+import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.core.query.QueryAnswer;
+import io.paynotify.core.query.QueryResult;
 
 /**
  * One provider's active query (CONTRACT.md §9): asks the provider about one order and checks the answer as strictly
@@ -19,4 +21,14 @@ public interface OrderQuery {
      * 5 s in all.
      */
     QueryAnswer query(Channel channel, String outTradeNo);
+
+    /** The class a recorded answer goes through the state machine with: PAID, CLOSE or UNKNOWN (CONTRACT.md §9). */
+    static NotifyClass recordedClass(QueryResult result) {
+        return switch (result) {
+            case PAID -> NotifyClass.PAID;
+            case CLOSE -> NotifyClass.CLOSE;
+            case UNKNOWN -> NotifyClass.UNKNOWN;
+            default -> throw new IllegalArgumentException(result + " is not recorded");
+        };
+    }
 }

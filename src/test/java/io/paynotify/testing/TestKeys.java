@@ -28,6 +28,12 @@ public final class TestKeys {
 
     public static final String WECHAT_V3_PUBKEY = "wechat-v3-pubkey";
 
+    /** The WeChat v3 merchant API key that signs queries (CONTRACT.md §9). */
+    public static final String WECHAT_V3_MERCHANT = "wechat-v3-merchant";
+
+    /** The Alipay app private key that signs queries (CONTRACT.md §9). */
+    public static final String ALIPAY_APP = "alipay-app";
+
     private TestKeys() {}
 
     public static synchronized KeyPair pair(String name) {
@@ -64,6 +70,18 @@ public final class TestKeys {
         return "-----BEGIN PUBLIC KEY-----\n"
                 + Base64.getMimeEncoder(64, "\n".getBytes())
                         .encodeToString(pair(name).getPublic().getEncoded()) + "\n-----END PUBLIC KEY-----\n";
+    }
+
+    /** The private key as PEM PKCS#8, as WeChat Pay's {@code apiclient_key.pem}. */
+    public static String privatePem(String name) {
+        return "-----BEGIN PRIVATE KEY-----\n"
+                + Base64.getMimeEncoder(64, "\n".getBytes())
+                        .encodeToString(pair(name).getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n";
+    }
+
+    /** The private key as bare base64 PKCS#8, as Alipay's key tool shows an app private key. */
+    public static String privateBase64(String name) {
+        return b64(pair(name).getPrivate().getEncoded());
     }
 
     private static String b64(byte[] b) {

@@ -2,6 +2,9 @@ package io.paynotify.provider.alipay;
 
 import io.paynotify.provider.BeijingTime;
 import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
+import java.util.Locale;
 import java.util.regex.Pattern;
 
 /** Alipay's amount and time formats (PROTOCOLS.md §3). */
@@ -9,7 +12,15 @@ final class AlipayFormats {
 
     private static final Pattern YUAN = Pattern.compile("([0-9]{1,9})(?:\\.([0-9]{1,2}))?");
 
+    /** The gateway's {@code timestamp}: {@code yyyy-MM-dd HH:mm:ss} in Beijing time (the SDK's {@code GMT+8}). */
+    private static final DateTimeFormatter TIMESTAMP = DateTimeFormatter.ofPattern("uuuu-MM-dd HH:mm:ss", Locale.ROOT);
+
     private AlipayFormats() {}
+
+    /** A request's {@code timestamp} at that instant, in UTC+08:00 whatever the JVM's zone. */
+    static String timestamp(Instant at) {
+        return TIMESTAMP.format(LocalDateTime.ofInstant(at, BeijingTime.OFFSET));
+    }
 
     /**
      * An amount in yuan ({@code total_amount}, {@code refund_fee}) in fen, exactly: "42.00" is 4200, "0.1" is 10,

@@ -13,13 +13,26 @@ import java.util.Map;
  * Alipay's V1 notification signature (PROTOCOLS.md §3.4, {@code AlipaySignature.getSignCheckContentV1}): every
  * decoded parameter but {@code sign} and {@code sign_type}, empty values dropped, sorted by name, joined
  * {@code k=v&...}, as bytes in the notification's charset; RSA2 = SHA256withRSA, RSA = SHA1withRSA (PKCS#1 v1.5).
+ * A request's content is the same but keeps {@code sign_type} (PROTOCOLS.md §8).
  */
 public final class AlipaySignature {
 
     private AlipaySignature() {}
 
-    /** The signed content. */
+    /** The signed content of a notification: every parameter but {@code sign} and {@code sign_type}. */
     public static String content(Map<String, String> params) {
+        return content(params, true);
+    }
+
+    /**
+     * The signed content of a request to the gateway (CONTRACT.md §9; the SDK's {@code getSignatureContent}): every
+     * parameter but {@code sign}, {@code sign_type} included.
+     */
+    public static String requestContent(Map<String, String> params) {
+        return content(params, false);
+    }
+
+    private static String content(Map<String, String> params, boolean withoutSignType) {
         // a sorted array of the names instead of a TreeMap copy: same order (String.compareTo), less work
         String[] names = new String[params.size()];
         int n = 0;
@@ -27,7 +40,7 @@ public final class AlipaySignature {
         for (Map.Entry<String, String> e : params.entrySet()) {
             String k = e.getKey();
             String v = e.getValue();
-            if (!"sign".equals(k) && !"sign_type".equals(k) && v != null && !v.isEmpty()) {
+            if (!"sign".equals(k) && !(withoutSignType && "sign_type".equals(k)) && v != null && !v.isEmpty()) {
                 names[n++] = k;
                 length += k.length() + v.length() + 2;
             }

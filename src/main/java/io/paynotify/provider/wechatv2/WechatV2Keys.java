@@ -19,8 +19,18 @@ import java.util.Set;
  * @param mchId the {@code mch_id}
  * @param apiKeys the API keys as UTF-8 bytes, several during a rotation
  * @param signTypes the allowed sign types: {@code MD5} and/or {@code HMAC-SHA256}
+ * @param queryEnabled whether the service queries this channel's PENDING orders (CONTRACT.md §9); the API key is
+ *     all a v2 query needs
+ * @param apiBaseUrl the API root the query is sent to ({@code {apiBaseUrl}/pay/orderquery}), without a trailing
+ *     {@code /}
  */
-public record WechatV2Keys(Set<String> appIds, String mchId, List<byte[]> apiKeys, Set<String> signTypes)
+public record WechatV2Keys(
+        Set<String> appIds,
+        String mchId,
+        List<byte[]> apiKeys,
+        Set<String> signTypes,
+        boolean queryEnabled,
+        String apiBaseUrl)
         implements ChannelKeys {
 
     /** The v2 API key is exactly 32 characters (PROTOCOLS.md §1.3). */
@@ -28,6 +38,9 @@ public record WechatV2Keys(Set<String> appIds, String mchId, List<byte[]> apiKey
 
     /** WeChat's {@code out_trade_no} is String(32). */
     static final int MAX_OUT_TRADE_NO = 32;
+
+    /** WeChat Pay's API root (PROTOCOLS.md §8); a channel's {@code api-base-url} replaces it. */
+    static final String DEFAULT_API_BASE_URL = "https://api.mch.weixin.qq.com";
 
     @Override
     public Set<String> notificationIdentities() {
@@ -38,10 +51,13 @@ public record WechatV2Keys(Set<String> appIds, String mchId, List<byte[]> apiKey
 
     @Override
     public String toString() {
-        return "WechatV2Keys[" + mchId + ", " + appIds + "]";
+        return "WechatV2Keys[" + mchId + ", " + appIds + (queryEnabled ? ", query " + apiBaseUrl : "") + "]";
     }
 
-    /** Reads {@code app-id}, {@code mch-id}, {@code api-key} and {@code sign-types}. */
+    /**
+     * Reads {@code app-id}, {@code mch-id}, {@code api-key}, {@code sign-types}, {@code query-enabled} and
+     * {@code api-base-url}.
+     */
     @ApplicationScoped
     public static class Parser implements ChannelKeyParser {
 
@@ -72,7 +88,8 @@ public record WechatV2Keys(Set<String> appIds, String mchId, List<byte[]> apiKey
                     Set.of(WechatV2Signature.MD5, WechatV2Signature.HMAC_SHA256),
                     "sign-types",
                     "MD5, HMAC-SHA256");
-            return new WechatV2Keys(appIds, mchId, List.copyOf(keys), signTypes);
+            String base = s.apiRoot(c.apiBaseUrl(), "api-base-url", DEFAULT_API_BASE_URL);
+            return new WechatV2Keys(appIds, mchId, List.copyOf(keys), signTypes, c.queryEnabled(), base);
         }
     }
 }

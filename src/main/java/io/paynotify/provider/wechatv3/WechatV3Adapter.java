@@ -145,11 +145,7 @@ public class WechatV3Adapter implements NotifyAdapter {
                 throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
             }
         }
-        String currency = amount == null
-                        || !amount.has("currency")
-                        || amount.get("currency").isNull()
-                ? "CNY"
-                : Fields.currencyOrInvalid(WechatV3Json.text(amount, "currency"));
+        String currency = currency(amount);
         // a refund notice's status is its refund_status; its success_time is the refund's, not a payment time
         String providerStatus = cls == NotifyClass.REFUND && !REFUND.equals(tradeState)
                 ? Fields.tokenOrNull(WechatV3Json.text(r, "refund_status"))
@@ -239,6 +235,15 @@ public class WechatV3Adapter implements NotifyAdapter {
             return null;
         }
         return MinorUnits.parseFen(total.asText());
+    }
+
+    /** {@code amount.currency} as compared with the order's: absent (or null) is CNY (CONTRACT.md §1). */
+    static String currency(JsonNode amount) {
+        return amount == null
+                        || !amount.has("currency")
+                        || amount.get("currency").isNull()
+                ? "CNY"
+                : Fields.currencyOrInvalid(WechatV3Json.text(amount, "currency"));
     }
 
     /** {@code success_time}: RFC 3339 with its own offset; null when absent or malformed. */

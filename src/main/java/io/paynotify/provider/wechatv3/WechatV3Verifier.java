@@ -11,6 +11,7 @@ import java.time.Clock;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
@@ -22,6 +23,9 @@ import java.util.regex.Pattern;
  * live side by side: a certificate rotation, or WeChat's gradual move of callbacks from the certificate to the
  * public key, needs no downtime. Freshness is checked after the signature on purpose: a STALE rejection then means
  * "genuine but old or our clock is off" (worth an alarm), never a forgery.
+ *
+ * <p>The answers to active queries (CONTRACT.md §9) carry the same headers and are checked by the same code, on
+ * their headers and body as received.
  */
 final class WechatV3Verifier {
 
@@ -60,11 +64,22 @@ final class WechatV3Verifier {
      *     signature, and for a stale or future timestamp
      */
     void verify(Map<String, PublicKey> platformKeys, RawNotify raw) throws NotifyRejection {
-        String timestamp = single(raw, TIMESTAMP);
-        String nonce = single(raw, NONCE);
-        String signature = single(raw, SIGNATURE);
-        String serial = single(raw, SERIAL);
-        List<String> types = raw.header(SIGNATURE_TYPE);
+        verify(platformKeys, raw::header, raw.body());
+    }
+
+    /**
+     * As {@link #verify(Map, RawNotify)}, for any message with these headers and body (a query answer).
+     *
+     * @param headers all values of a header by its name, case-insensitively; empty when absent
+     * @param body the body exactly as received
+     */
+    void verify(Map<String, PublicKey> platformKeys, Function<String, List<String>> headers, byte[] body)
+            throws NotifyRejection {
+        String timestamp = single(headers, TIMESTAMP);
+        String nonce = single(headers, NONCE);
+        String signature = single(headers, SIGNATURE);
+        String serial = single(headers, SERIAL);
+        List<String> types = headers.apply(SIGNATURE_TYPE);
         if (types.size() > 1 || (types.size() == 1 && !RSA_SIGNATURE_TYPE.equals(types.get(0)))) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
@@ -84,7 +99,7 @@ final class WechatV3Verifier {
         } catch (IllegalArgumentException e) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
-        if (!verifies(key, timestamp, nonce, raw.body(), signatureBytes)) {
+        if (!verifies(key, timestamp, nonce, body, signatureBytes)) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
         long skew = clock.instant().getEpochSecond() - Long.parseLong(timestamp);
@@ -118,8 +133,8 @@ final class WechatV3Verifier {
     }
 
     /** The header's one value; absent, empty or sent more than once is 401. */
-    private static String single(RawNotify raw, String name) throws NotifyRejection {
-        List<String> values = raw.header(name);
+    private static String single(Function<String, List<String>> headers, String name) throws NotifyRejection {
+        List<String> values = headers.apply(name);
         if (values.size() != 1 || values.get(0) == null || values.get(0).isEmpty()) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
