@@ -95,8 +95,7 @@ class ArchitectureTest {
     void nothingButTheIntakeWritesNotifications() {
         noClasses()
                 .that()
-                .resideOutsideOfPackages(
-                        "io.paynotify.intake..", "io.paynotify.provider..", "io.paynotify.reconcile..")
+                .resideOutsideOfPackages("io.paynotify.intake..", "io.paynotify.provider..", "io.paynotify.reconcile..")
                 .should()
                 .dependOnClassesThat()
                 .haveFullyQualifiedName("io.paynotify.intake.NotificationIntake")

@@ -82,8 +82,8 @@ public class ChannelRegistry {
         if (lease.compareTo(Duration.ofSeconds(60)) > 0) {
             throw new ConfigProblem("paynotify.webhooks.lease must be at most 60s");
         }
-        this.querySchedule = List.copyOf(
-                ConfigChecks.increasing(config.reconcile().schedule(), "paynotify.reconcile.schedule"));
+        this.querySchedule =
+                List.copyOf(ConfigChecks.increasing(config.reconcile().schedule(), "paynotify.reconcile.schedule"));
         this.queryMaxRate = config.reconcile().maxRate();
         if (queryMaxRate < 1) {
             throw new ConfigProblem("paynotify.reconcile.max-rate must be at least 1");

@@ -138,7 +138,8 @@ public class NotificationIntake {
                         return answered;
                     }
                 }
-                Result result = transactions.inTransaction(Transactions.Retry.ON_CONFLICT, c -> decideAndApply(c, n, source));
+                Result result =
+                        transactions.inTransaction(Transactions.Retry.ON_CONFLICT, c -> decideAndApply(c, n, source));
                 if (!result.recorded()) {
                     capped.add(key);
                 }

@@ -38,8 +38,8 @@ public final class Notifications {
      * @param orderId the order's id, or null when there is no order
      * @return the new row's id, or null when it was not stored (the order is at the cap)
      */
-    public static Long insertCapped(
-            Connection c, VerifiedNotification n, Source source, Long orderId, Decision d) throws SQLException {
+    public static Long insertCapped(Connection c, VerifiedNotification n, Source source, Long orderId, Decision d)
+            throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(INSERT_CAPPED)) {
             int i = 1;
             ps.setString(i++, n.channel());

@@ -48,6 +48,7 @@ public final class Orders {
     /** The next step after now, in PostgreSQL's clock: the first {@code created_at + step} still in the future. */
     private static final String NEXT_STEP = "(SELECT o.created_at + step FROM unnest(?::interval[]) AS step"
             + " WHERE o.created_at + step > now() ORDER BY step LIMIT 1)";
+
     private static final String CLAIM_DUE = "WITH due AS (SELECT id FROM orders"
             + " WHERE state = 'PENDING' AND next_query_at <= now() AND channel = ?"
             + " ORDER BY next_query_at LIMIT ? FOR UPDATE SKIP LOCKED)"

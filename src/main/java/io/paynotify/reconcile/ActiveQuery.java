@@ -153,7 +153,8 @@ public class ActiveQuery {
                     LOG.infof("query channel=%s scheduled %d PENDING orders created before it queried", channel, total);
                 }
             } catch (DatabaseUnavailable e) {
-                LOG.warnf("query channel=%s could not schedule older PENDING orders: %s", channel.name(), e.getMessage());
+                LOG.warnf(
+                        "query channel=%s could not schedule older PENDING orders: %s", channel.name(), e.getMessage());
             }
         }
     }
@@ -173,7 +174,8 @@ public class ActiveQuery {
             List<Orders.DueQuery> due;
             try {
                 due = transactions.inTransaction(
-                        Transactions.Retry.NONE, c -> Orders.claimDue(c, channel.name(), registry.querySchedule(), room));
+                        Transactions.Retry.NONE,
+                        c -> Orders.claimDue(c, channel.name(), registry.querySchedule(), room));
             } catch (DatabaseUnavailable e) {
                 LOG.warnf("query channel=%s could not claim due orders: %s", channel.name(), e.getMessage());
                 return started;
@@ -245,8 +247,8 @@ public class ActiveQuery {
         QueryResult result = answer.result();
         if (answer.notification() != null) {
             try {
-                NotificationIntake.Result r =
-                        intake.handle(answer.notification(), Source.QUERY, System.nanoTime() + APPLY_DEADLINE.toNanos());
+                NotificationIntake.Result r = intake.handle(
+                        answer.notification(), Source.QUERY, System.nanoTime() + APPLY_DEADLINE.toNanos());
                 var d = r.decision();
                 metrics.recorded(channel.name(), channel.provider(), d.outcome(), d.reason());
                 notificationId = r.notificationId();
@@ -263,10 +265,7 @@ public class ActiveQuery {
                 // not applied: the next step asks again
                 LOG.warnf(
                         "query channel=%s outTradeNo=%s result=%s not applied: %s",
-                        channel.name(),
-                        outTradeNo,
-                        result,
-                        e.getClass().getSimpleName());
+                        channel.name(), outTradeNo, result, e.getClass().getSimpleName());
                 result = QueryResult.ERROR;
             }
         } else {

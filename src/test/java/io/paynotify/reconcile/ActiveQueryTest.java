@@ -28,7 +28,6 @@ import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
-import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -112,7 +111,9 @@ class ActiveQueryTest {
         assertNotNull(o.get("transaction_id"));
         List<Sim.Request> sent = Sim.requests(no);
         assertEquals(1, sent.size(), "one query sent");
-        assertTrue(sent.get(0).accepted(), "the gateway accepted the request signature: " + sent.get(0).rejection());
+        assertTrue(
+                sent.get(0).accepted(),
+                "the gateway accepted the request signature: " + sent.get(0).rejection());
 
         given().auth()
                 .oauth2(TestChannels.ADMIN_TOKEN)
@@ -153,8 +154,8 @@ class ActiveQueryTest {
         assertEquals("PENDING", o.get("state"));
         assertTrue(notifications(channel, no).isEmpty(), "nothing recorded");
         assertTrue(Sim.requests(no).get(0).accepted());
-        Instant created = ((Timestamp) o.get("created_at")).toInstant();
-        Instant next = ((Timestamp) o.get("next_query_at")).toInstant();
+        Instant created = ((Instant) o.get("created_at"));
+        Instant next = ((Instant) o.get("next_query_at"));
         assertEquals(created.plus(Duration.ofMinutes(30)), next, "the next future step: 30 min after creation");
     }
 
@@ -378,7 +379,7 @@ class ActiveQueryTest {
             nos.add(create(WX3, 2000 + i));
         }
         Instant due = nos.stream()
-                .map(no -> ((Timestamp) order(WX3, no).get("next_query_at")).toInstant())
+                .map(no -> ((Instant) order(WX3, no).get("next_query_at")))
                 .max(Instant::compareTo)
                 .orElseThrow();
         await(() -> Db.now().isAfter(due), "every order is due");
@@ -461,8 +462,8 @@ class ActiveQueryTest {
         await(() -> queryCount(WX, recent) == 1 && queryCount(WX, old) == 1, "both queried");
         Map<String, Object> r = order(WX, recent);
         assertEquals(
-                ((Timestamp) r.get("created_at")).toInstant().plus(Duration.ofMinutes(30)),
-                ((Timestamp) r.get("next_query_at")).toInstant(),
+                ((Instant) r.get("created_at")).plus(Duration.ofMinutes(30)),
+                ((Instant) r.get("next_query_at")),
                 "the missed step collapsed; the next future step (30 min) applies");
         assertNull(order(WX, old).get("next_query_at"), "no step left after the last one");
     }

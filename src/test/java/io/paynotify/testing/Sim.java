@@ -47,8 +47,8 @@ public final class Sim {
     public static void trade(String outTradeNo, String state, long amountFen, String fault, long delayMillis) {
         script(
                 outTradeNo,
-                "{\"state\":\"" + state + "\",\"amount\":" + amountFen + ",\"fault\":\"" + fault
-                        + "\",\"delayMillis\":" + delayMillis + "}");
+                "{\"state\":\"" + state + "\",\"amount\":" + amountFen + ",\"fault\":\"" + fault + "\",\"delayMillis\":"
+                        + delayMillis + "}");
     }
 
     /** A raw control body for {@code PUT /_sim/trades/{outTradeNo}}. */
@@ -63,7 +63,8 @@ public final class Sim {
 
     /** The query requests received for that order, oldest first. */
     public static List<Request> requests(String outTradeNo) {
-        HttpResponse<String> r = send(HttpRequest.newBuilder(URI.create(base() + "/_sim/requests")).GET());
+        HttpResponse<String> r = send(
+                HttpRequest.newBuilder(URI.create(base() + "/_sim/requests")).GET());
         var out = new ArrayList<Request>();
         try {
             for (JsonNode item : JSON.readTree(r.body()).path("items")) {
@@ -72,7 +73,9 @@ public final class Sim {
                             item.path("api").asText(),
                             item.path("outTradeNo").asText(),
                             item.path("accepted").asBoolean(),
-                            item.path("rejection").isNull() ? null : item.path("rejection").asText(),
+                            item.path("rejection").isNull()
+                                    ? null
+                                    : item.path("rejection").asText(),
                             item.path("receivedAt").asText()));
                 }
             }

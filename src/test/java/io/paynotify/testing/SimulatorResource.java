@@ -58,7 +58,9 @@ public class SimulatorResource implements QuarkusTestResourceLifecycleManager {
                             WX3_APPID,
                             WX3_MERCHANT_SERIAL,
                             TestKeys.pair(WX3_MERCHANT).getPublic(),
-                            Map.of(WX3_PLATFORM_SERIAL, TestKeys.pair(WX3_PLATFORM).getPrivate()),
+                            Map.of(
+                                    WX3_PLATFORM_SERIAL,
+                                    TestKeys.pair(WX3_PLATFORM).getPrivate()),
                             WX3_PLATFORM_SERIAL)
                     .alipay(
                             ALI_APPID,
@@ -120,6 +122,7 @@ public class SimulatorResource implements QuarkusTestResourceLifecycleManager {
     }
 
     private static String privateBase64(String name) {
-        return Base64.getEncoder().encodeToString(TestKeys.pair(name).getPrivate().getEncoded());
+        return Base64.getEncoder()
+                .encodeToString(TestKeys.pair(name).getPrivate().getEncoded());
     }
 }
