@@ -22,9 +22,11 @@ import org.junit.platform.commons.support.ReflectionSupport;
 /**
  * Every test class is either a Quarkus test or tagged {@code unit}, so that the quick run ({@code mvn test
  * -Dgroups=unit}, no Quarkus, no database) forgets no test that could be in it, and contains none that boots
- * Quarkus. The classes are found, and what counts as a test, a tag or a Quarkus test is decided, with JUnit's own
- * support classes, as JUnit decides it (inherited, repeated and composed annotations included); the scan loads
- * classes without initialising them.
+ * Quarkus. The exception is a plain class named {@code *IT} (such as {@code events.KilledProcessIT}): failsafe runs
+ * it in {@code mvn verify}, after packaging, and it starts the packaged application itself as child processes, so
+ * it could never be in the quick run; for the same reason it is never tagged {@code unit}. The classes are found,
+ * and what counts as a test, a tag or a Quarkus test is decided, with JUnit's own support classes, as JUnit decides
+ * it (inherited, repeated and composed annotations included); the scan loads classes without initialising them.
  */
 @Tag("unit")
 class TestTagsTest {
@@ -62,7 +64,7 @@ class TestTagsTest {
     @Test
     void everyTestClassIsAQuarkusTestOrTaggedUnit() {
         List<String> neither = testClasses().stream()
-                .filter(c -> !quarkusTest(c) && !taggedUnit(c))
+                .filter(c -> !quarkusTest(c) && !taggedUnit(c) && !packagedTest(c))
                 .map(Class::getName)
                 .sorted()
                 .toList();
@@ -87,6 +89,19 @@ class TestTagsTest {
     }
 
     @Test
+    void noPackagedTestIsTaggedUnit() {
+        List<String> both = testClasses().stream()
+                .filter(c -> packagedTest(c) && taggedUnit(c))
+                .map(Class::getName)
+                .sorted()
+                .toList();
+        assertTrue(
+                both.isEmpty(),
+                "These *IT classes are tagged @Tag(\"unit\"), but only failsafe runs *IT classes, after packaging: the"
+                        + " quick run never would:\n  " + String.join("\n  ", both));
+    }
+
+    @Test
     void theGuardSeesTheTestClasses() {
         List<Class<?>> classes = testClasses();
         // a scan that finds nothing would pass both rules above
@@ -98,6 +113,18 @@ class TestTagsTest {
         return TEST_METHODS.stream()
                 .anyMatch(a -> !AnnotationSupport.findAnnotatedMethods(c, a, HierarchyTraversalMode.TOP_DOWN)
                         .isEmpty());
+    }
+
+    /**
+     * Run by failsafe against the packaged application (its default includes are {@code *IT}; surefire's leave these
+     * out), never by the quick run. Its top-level class's name decides, as for failsafe.
+     */
+    static boolean packagedTest(Class<?> c) {
+        Class<?> top = c;
+        while (top.getEnclosingClass() != null) {
+            top = top.getEnclosingClass();
+        }
+        return top.getSimpleName().endsWith("IT");
     }
 
     /** Annotated (directly, inherited or composed) on the class or, for a @Nested class, on an enclosing one. */
