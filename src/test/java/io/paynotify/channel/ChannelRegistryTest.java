@@ -195,4 +195,26 @@ class ChannelRegistryTest {
                 Duration.ofHours(24),
                 config.getConfigMapping(PaynotifyConfig.class).idempotency().retention());
     }
+
+    /** The dev profile of application.properties (what `./mvnw quarkus:dev` starts with) passes every check. */
+    @Test
+    void theDevProfileStartsWithEveryDevChannelQuerying() throws java.io.IOException {
+        var file = new java.util.Properties();
+        try (var in = ChannelRegistryTest.class.getResourceAsStream("/application.properties")) {
+            file.load(in);
+        }
+        var dev = new HashMap<String, String>();
+        file.stringPropertyNames().stream()
+                .filter(k -> k.startsWith("paynotify."))
+                .forEach(k -> dev.put(k, file.getProperty(k)));
+        file.stringPropertyNames().stream()
+                .filter(k -> k.startsWith("%dev.paynotify."))
+                .forEach(k -> dev.put(k.substring("%dev.".length()), file.getProperty(k)));
+
+        ChannelRegistry registry = build(dev);
+
+        for (String channel : java.util.List.of("wx-dev", "wx3-dev", "ali-dev")) {
+            assertTrue(registry.channel(channel).orElseThrow().keys().queryEnabled(), channel + " queries");
+        }
+    }
 }
