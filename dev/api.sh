@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Signs and sends one merchant API request (CONTRACT.md §3) with openssl and curl; see the README (Merchant API).
+# Signs and sends one merchant API request (docs/api.md "Signing a request") with openssl and curl; see the README (Merchant API).
 #
 #   PAYNOTIFY_CLIENT_ID=merchant-a PAYNOTIFY_SECRET=... dev/api.sh METHOD TARGET [BODY_FILE|-] [IDEMPOTENCY_KEY]
 #

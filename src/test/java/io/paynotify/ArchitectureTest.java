@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The dependency rules of STYLE.md: a framework-free core, provider packages that never import each other, and
+ * The dependency rules (docs/architecture.md "Dependency rules"): a framework-free core, provider packages that never import each other, and
  * secrets compared in constant time only.
  */
 @Tag("unit")
@@ -104,7 +104,8 @@ class ArchitectureTest {
 
     @Test
     void signaturesAreNeverComparedWithArraysEquals() {
-        // MessageDigest.isEqual is the only comparison of secrets (THREATS.md SIG-17)
+        // MessageDigest.isEqual is the only comparison of secrets, so no MAC or signature is compared with
+        // String.equals
         noClasses()
                 .that()
                 .resideInAnyPackage("io.paynotify.provider..", "io.paynotify.merchant..", "io.paynotify.admin..")

@@ -21,7 +21,7 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
- * {@code /admin/events}: the merchant events (CONTRACT.md §8) with their webhook deliveries, and redelivery. The
+ * {@code /admin/events}: the merchant events (docs/api.md "Admin event calls") with their webhook deliveries, and redelivery. The
  * bearer token is checked by {@link BearerTokenFilter} before any method here runs.
  */
 @Path("/admin/events")

@@ -22,7 +22,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The JSON answers of the admin API (CONTRACT.md §4), written with a streaming generator like the merchant API's:
+ * The JSON answers of the admin API (docs/api.md "Admin API"), written with a streaming generator like the merchant API's:
  * every member always present, {@code null} where there is no value, times in UTC with milliseconds. An order is
  * rendered by the same {@link OrderJson} as in the merchant API, so both show one order identically.
  */
@@ -193,7 +193,7 @@ final class AdminJson {
     }
 
     /** One event with its deliveries and every attempt of each. */
-    /** An operator's active query: {@code {"result":…,"notification":{…}|null}} (CONTRACT.md §4, §9). */
+    /** An operator's active query: {@code {"result":…,"notification":{…}|null}} (docs/api.md "Active query"). */
     static byte[] queryOutcome(String result, NotificationRow n) {
         return document(g -> {
             g.writeStartObject();

@@ -19,7 +19,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /**
  * {@code /admin/orders}: operators read orders and one order's delivery history, and ask a provider about a PENDING
- * order now (CONTRACT.md §4, §9). The bearer token is checked by {@link BearerTokenFilter} before any method here runs.
+ * order now (docs/api.md "Admin API", docs/api.md "Active query"). The bearer token is checked by {@link BearerTokenFilter} before any method here runs.
  */
 @Path("/admin/orders")
 @Produces(MediaType.APPLICATION_JSON)

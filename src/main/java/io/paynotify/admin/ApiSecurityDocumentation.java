@@ -13,7 +13,7 @@ import org.eclipse.microprofile.openapi.models.security.SecurityRequirement;
 import org.eclipse.microprofile.openapi.models.security.SecurityScheme;
 
 /**
- * Describes the two authentication schemes in {@code /q/openapi} (CONTRACT.md §3 and §4) and attaches them by path,
+ * Describes the two authentication schemes in {@code /q/openapi} (docs/api.md "Merchant API" and docs/api.md "Admin API") and attaches them by path,
  * so every {@code /admin} and {@code /api} operation carries its scheme whichever class declares it. Runs once at
  * build time: the served document is static and nothing here is read by reflection at run time.
  */

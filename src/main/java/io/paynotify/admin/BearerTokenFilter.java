@@ -17,7 +17,7 @@ import java.util.Locale;
 import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
- * The admin API's one authentication point (CONTRACT.md §4): every request to an admin resource, and every request
+ * The admin API's one authentication point (docs/api.md "Authentication and errors"): every request to an admin resource, and every request
  * whose path starts with {@code /admin}, must carry {@code Authorization: Bearer <token>} with one of
  * {@code paynotify.admin.tokens}. Anything else is 401 with one fixed problem body that never says what was wrong.
  *

@@ -12,7 +12,7 @@ public interface ChannelKeyParser {
     /** The provider this parser serves. */
     Provider provider();
 
-    /** The longest {@code outTradeNo} the provider accepts (CONTRACT.md §1: 64, or 32 on WeChat channels). */
+    /** The longest {@code outTradeNo} the provider accepts (64, or 32 on WeChat channels; docs/api.md "Edge cases and how they are decided"). */
     int maxOutTradeNo();
 
     /**

@@ -15,7 +15,7 @@ public interface ChannelKeys {
      */
     Set<String> notificationIdentities();
 
-    /** Whether the channel's {@code query-enabled} is true (CONTRACT.md §9); its keys then hold what the query needs. */
+    /** Whether the channel's {@code query-enabled} is true (docs/api.md "Active query"); its keys then hold what the query needs. */
     default boolean queryEnabled() {
         return false;
     }

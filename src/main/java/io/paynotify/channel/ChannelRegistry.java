@@ -26,7 +26,7 @@ import java.util.regex.Pattern;
 /**
  * The channels, clients and admin tokens of {@link PaynotifyConfig}, validated once at start into immutable values
  * (and the other keys checked, so that a bad value stops the start rather than a request)
- * (CONTRACT.md §5). Each channel's keys are read by its provider's {@link ChannelKeyParser}; this class knows no
+ * (docs/operations.md "Start-up checks"). Each channel's keys are read by its provider's {@link ChannelKeyParser}; this class knows no
  * provider's keys. Any problem stops the start with a {@link ConfigProblem} naming the channel or client and the
  * key, never the value.
  */
@@ -34,7 +34,7 @@ import java.util.regex.Pattern;
 @Startup
 public class ChannelRegistry {
 
-    /** Channel names of CONTRACT.md §1. */
+    /** Channel names (docs/operations.md "Configuration"). */
     public static final Pattern CHANNEL_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,31}");
 
     static final int MIN_CLIENT_SECRET_BYTES = 32;
@@ -90,7 +90,7 @@ public class ChannelRegistry {
         }
     }
 
-    /** The order ages at which a PENDING order of a query-enabled channel is queried (CONTRACT.md §9). */
+    /** The order ages at which a PENDING order of a query-enabled channel is queried (docs/api.md "Active query"). */
     public List<Duration> querySchedule() {
         return querySchedule;
     }

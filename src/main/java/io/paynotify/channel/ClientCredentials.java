@@ -13,7 +13,7 @@ import java.util.Set;
 public record ClientCredentials(String id, List<byte[]> secrets, Set<String> channels, Webhook webhook) {
 
     /**
-     * A client's webhook (CONTRACT.md §8).
+     * A client's webhook (docs/api.md "Webhooks").
      *
      * @param url an absolute http or https URL
      * @param secrets the decoded bytes of each {@code whsec_} secret, several during a rotation

@@ -3,7 +3,7 @@ package io.paynotify.channel;
 import java.time.Duration;
 import java.util.List;
 
-/** Checks of durations and schedules in the configuration (CONTRACT.md §5); messages name the key only. */
+/** Checks of durations and schedules in the configuration (docs/operations.md "Configuration"); messages name the key only. */
 public final class ConfigChecks {
 
     private ConfigChecks() {}

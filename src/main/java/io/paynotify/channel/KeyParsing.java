@@ -22,7 +22,7 @@ import java.util.Base64;
  */
 public final class KeyParsing {
 
-    /** The shortest RSA modulus accepted (CONTRACT.md §5). */
+    /** The shortest RSA modulus accepted (docs/operations.md "Configuration"). */
     public static final int MIN_RSA_BITS = 2048;
 
     private KeyParsing() {}

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The one configuration root, {@code paynotify.*} (CONTRACT.md §5). Values are read here once and turned into the
+ * The one configuration root, {@code paynotify.*} (docs/operations.md "Configuration"). Values are read here once and turned into the
  * immutable {@link ChannelRegistry} at start; nothing else reads configuration. Every channel key is optional at
  * this level so that the registry, not the config framework, reports a missing key with the channel's name.
  */
@@ -34,7 +34,7 @@ public interface PaynotifyConfig {
     /** {@code paynotify.webhooks.*}: how events are delivered to the merchants' webhooks. */
     Webhooks webhooks();
 
-    /** {@code paynotify.reconcile.*}: the active query of PENDING orders (CONTRACT.md §9). */
+    /** {@code paynotify.reconcile.*}: the active query of PENDING orders (docs/operations.md "Active query (reconciliation)"). */
     Reconcile reconcile();
 
     interface ChannelConfig {
@@ -73,7 +73,7 @@ public interface PaynotifyConfig {
         @WithName("seller-id")
         Optional<String> sellerId();
 
-        /** {@code query-enabled}: whether the service asks the provider about PENDING orders (§9). */
+        /** {@code query-enabled}: whether the service asks the provider about PENDING orders (docs/api.md "Active query"). */
         @WithName("query-enabled")
         @WithDefault("false")
         boolean queryEnabled();

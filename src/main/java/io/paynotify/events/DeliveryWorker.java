@@ -44,7 +44,7 @@ import javax.net.ssl.SSLException;
 import org.jboss.logging.Logger;
 
 /**
- * Delivers events to the merchants' webhooks (CONTRACT.md §8), in every replica. One loop claims due deliveries
+ * Delivers events to the merchants' webhooks (docs/api.md "Webhooks"), in every replica. One loop claims due deliveries
  * ({@code SKIP LOCKED} and a lease, see {@link Deliveries}), sends each as a Standard Webhooks POST, records the
  * attempt while the lease is still its own, and schedules the next one. It wakes at once after a local commit
  * ({@link #wake()}) and otherwise every {@link #POLL} for work that other replicas committed.

@@ -11,7 +11,7 @@ import java.io.UncheckedIOException;
 import java.time.Instant;
 
 /**
- * The event JSON of CONTRACT.md §8: {@code {"id","type","createdAt","data"}}, {@code data} holding the order as it
+ * The event JSON of docs/api.md "Event JSON": {@code {"id","type","createdAt","data"}}, {@code data} holding the order as it
  * stood after the change (without its refunds) and, by type, the refund or the reason. Rendered once, when the event
  * is written; every delivery and the pull list send these bytes unchanged.
  */

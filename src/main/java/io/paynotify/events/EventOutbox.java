@@ -25,7 +25,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The transactional outbox (CONTRACT.md §8). Its methods run on the caller's connection, inside the transaction that
+ * The transactional outbox (docs/api.md "Merchant events"). Its methods run on the caller's connection, inside the transaction that
  * makes the change, so an event exists if and only if its change committed. Each event gets one delivery row per
  * client whose channels include the order's channel and that has a webhook; every such client also sees it in the
  * pull list. After the caller's commit, {@link #wake()} lets this replica's delivery worker start at once.

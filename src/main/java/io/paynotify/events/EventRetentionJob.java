@@ -20,7 +20,7 @@ import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
- * Retention of the merchant events (CONTRACT.md §8, {@code paynotify.events.retention}, default 30 days), on every
+ * Retention of the merchant events (docs/api.md "Merchant events", {@code paynotify.events.retention}, default 30 days), on every
  * replica, modelled on {@link io.paynotify.idempotency.IdempotencyCleanupJob}: every statement is its own short
  * autocommit transaction touching at most 1000 rows, picked with {@code FOR UPDATE SKIP LOCKED}, so replicas running
  * it at the same moment never wait on or delete the same rows.

@@ -8,7 +8,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Standard Webhooks v1 signatures (CONTRACT.md §8): {@code v1,} + base64 of HMAC-SHA256, keyed with the decoded bytes
+ * Standard Webhooks v1 signatures (docs/api.md "Verifying a delivery"): {@code v1,} + base64 of HMAC-SHA256, keyed with the decoded bytes
  * of a {@code whsec_} secret, over {@code webhook-id + "." + webhook-timestamp + "." + body}; during a rotation one
  * signature per secret, space-separated. Signatures and secrets never reach a log.
  */

@@ -28,7 +28,7 @@ import org.jboss.logging.Logger;
 
 /**
  * {@code /q/health/ready}: UP only when PostgreSQL answers a {@code SELECT 1} and the newest migration this build
- * carries is recorded as applied in {@code flyway_schema_history} (CONTRACT.md §4).
+ * carries is recorded as applied in {@code flyway_schema_history} (docs/operations.md "Health").
  *
  * <p>The check never waits on the database for more than {@link #BUDGET_MS}: it runs on its own two threads and
  * answers DOWN when the answer is late, so a hanging PostgreSQL takes the pod out of the Service quickly instead of

@@ -11,7 +11,7 @@ import java.time.Instant;
 import java.util.List;
 
 /**
- * The order JSON of CONTRACT.md §3, the one rendering that the merchant API and the admin API share: members in the
+ * The order JSON of docs/api.md "Orders", the one rendering that the merchant API and the admin API share: members in the
  * contract's order, absent values as {@code null}, times as UTC with milliseconds. A streaming generator rather than
  * data binding, so nothing is read by reflection and the native image needs no registration.
  */
@@ -39,7 +39,7 @@ public final class OrderJson {
         return out.toByteArray();
     }
 
-    /** The single-order answer: the order and its refunds, oldest first (CONTRACT.md §3). */
+    /** The single-order answer: the order and its refunds, oldest first (docs/api.md "Orders"). */
     public static byte[] renderWithRefunds(OrderRow o, List<RefundRow> refunds) {
         var out = new ByteArrayOutputStream(768);
         try (JsonGenerator g = JSON.createGenerator(out)) {
@@ -62,7 +62,7 @@ public final class OrderJson {
         g.writeEndArray();
     }
 
-    /** One refund (CONTRACT.md §7 refund JSON). */
+    /** One refund (the refund JSON of docs/api.md "Refunds"). */
     public static void writeRefund(JsonGenerator g, RefundRow r) throws IOException {
         g.writeStartObject();
         g.writeStringField("outRefundNo", r.outRefundNo());

@@ -78,7 +78,7 @@ public record Problem(String type, String title, int status, String detail, Stri
     }
 
     /**
-     * 400 naming {@code body}: the body is over the limit. CONTRACT.md §3 answers an invalid request with 400 and the
+     * 400 naming {@code body}: the body is over the limit. docs/api.md "Merchant API" answers an invalid request with 400 and the
      * offending field, the body size included; there is no 413 in the merchant API.
      */
     public static Problem tooLarge(int limit) {

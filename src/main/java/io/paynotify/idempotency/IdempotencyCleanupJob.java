@@ -14,7 +14,7 @@ import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
- * Deletes expired Idempotency-Keys (CONTRACT.md §3, {@code paynotify.idempotency.retention}) in statements of at
+ * Deletes expired Idempotency-Keys (docs/api.md "Idempotency-Key", {@code paynotify.idempotency.retention}) in statements of at
  * most {@link #BATCH} rows, each its own short transaction, so no run holds many locks or a long transaction.
  *
  * <p>Safe under several replicas running it at the same moment: each statement picks its batch with

@@ -18,7 +18,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 /**
- * The Idempotency-Key of every merchant POST (CONTRACT.md §3), held by PostgreSQL alone.
+ * The Idempotency-Key of every merchant POST (docs/api.md "Idempotency-Key"), held by PostgreSQL alone.
  *
  * <p>One transaction per request: delete the key's row if it has expired, claim the key with
  * {@code INSERT … ON CONFLICT DO NOTHING}, run the operation on the same connection, store its answer in the

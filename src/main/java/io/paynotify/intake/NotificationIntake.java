@@ -83,7 +83,7 @@ public class NotificationIntake {
      *
      * @param decision what the state machine decided
      * @param recorded whether the delivery was stored (false past the per-order cap)
-     * @param events how many merchant events the decision wrote (CONTRACT.md §8)
+     * @param events how many merchant events the decision wrote (docs/api.md "Merchant events")
      * @param notificationId the id of the recorded notification row, or null when it was not recorded
      */
     public record Result(Decision decision, boolean recorded, int events, Long notificationId) {}

@@ -14,8 +14,8 @@ import java.util.List;
 
 /**
  * One {@code /api} request from arrival to its one answer: the answer is sent at most once, by the operation, a
- * rejection or the deadline timer, and every answer to a POST carries the Idempotency-Key headers of CONTRACT.md
- * §3 ({@code X-Idempotency-Key}, {@code Idempotent-Replayed}, {@code X-Original-Date}).
+ * rejection or the deadline timer, and every answer to a POST carries the Idempotency-Key headers of docs/api.md
+ * "Idempotency-Key" ({@code X-Idempotency-Key}, {@code Idempotent-Replayed}, {@code X-Original-Date}).
  */
 final class ApiExchange {
 

@@ -7,7 +7,7 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 
 /**
- * Matches the raw request target against the calls of CONTRACT.md §3 and the event pull of §8. Matching works on
+ * Matches the raw request target against the calls of docs/api.md "Merchant API" and the event pull of docs/api.md "Pulling events". Matching works on
  * the raw path as signed (no dot-segment removal, no normalisation); only the two path parameters are
  * percent-decoded, strictly (every {@code %} followed by two hex digits, the result valid UTF-8). The query is
  * taken raw ({@link #rawQuery}) for the call that reads one.

@@ -20,7 +20,7 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * The body of {@code POST /api/v1/orders}, parsed strictly from the raw bytes (CONTRACT.md §1, §3). Strict on
+ * The body of {@code POST /api/v1/orders}, parsed strictly from the raw bytes (docs/api.md "Orders"). Strict on
  * purpose, as merchant DTOs should be: an unknown field, a repeated field, a value of the wrong JSON type, a string
  * amount, a fraction or an exponent, trailing content, or anything but one JSON object is {@code 400} naming the
  * field (or {@code body}). A null value counts as absent.

@@ -16,7 +16,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * {@code GET /api/v1/events?after=&limit=} (CONTRACT.md §8): the merchant events of this client's channels, oldest
+ * {@code GET /api/v1/events?after=&limit=} (docs/api.md "Pulling events"): the merchant events of this client's channels, oldest
  * first, for merchants who poll instead of receiving webhooks. {@code 200 {"items":[event…],"next":cursor}}: the
  * items are the stored event JSON bytes verbatim, and {@code next} is never null — at the end it is the cursor to
  * poll with later, and the items stay empty until new events exist.

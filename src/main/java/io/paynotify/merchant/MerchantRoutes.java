@@ -12,7 +12,7 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 /**
- * The merchant API of CONTRACT.md §3 (and the event pull of §8) on plain Vert.x routes, behind {@link MerchantSignatureFilter}: it matches the
+ * The merchant API of docs/api.md "Merchant API" (and the event pull of docs/api.md "Pulling events") on plain Vert.x routes, behind {@link MerchantSignatureFilter}: it matches the
  * raw path (404, 405), checks the Idempotency-Key of a POST (400), then runs {@link OrderApi} on a worker thread
  * and sends its answer. Any database failure, or no result before the deadline, is a 503 problem with
  * {@code Retry-After}; nothing that failed is stored, so the key is free for the retry.

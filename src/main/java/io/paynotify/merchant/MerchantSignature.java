@@ -13,7 +13,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The merchant API's request signature (CONTRACT.md §3): {@code X-Signature} = lowercase hex
+ * The merchant API's request signature (docs/api.md "Signing a request"): {@code X-Signature} = lowercase hex
  * HMAC-SHA256(secret, METHOD \n REQUEST_TARGET \n X-Timestamp \n IDEMPOTENCY_KEY \n RAW_BODY_BYTES), with
  * {@code |now − X-Timestamp| ≤ 300 s}. Pure: no I/O, the clock is injected.
  *

@@ -14,7 +14,7 @@ import java.time.Clock;
 import org.jboss.logging.Logger;
 
 /**
- * Authenticates every {@code /api/**} request before anything else looks at it (CONTRACT.md §3): a Vert.x route
+ * Authenticates every {@code /api/**} request before anything else looks at it (docs/api.md "Signing a request"): a Vert.x route
  * ahead of the API routes reads the raw body (at most {@link #MAX_BODY_BYTES}, counted while it arrives), takes
  * the raw request target exactly as on the request line, and verifies {@link MerchantSignature}. A failure of any
  * kind is the one fixed 401 problem; only an authenticated request goes on to {@link MerchantRoutes}, with the

@@ -19,7 +19,7 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 
 /**
- * The three calls of CONTRACT.md §3 after authentication, in the contract's check order: (the POSTs) claim or
+ * The three calls of docs/api.md "Merchant API" after authentication, in its documented check order: (the POSTs) claim or
  * replay the Idempotency-Key → validate the body and path (400, an unknown channel included) → channel allowed for
  * this client (403) → the operation. Runs on a worker thread; every database failure surfaces as a
  * {@link io.paynotify.persistence.DatabaseUnavailable} that the route turns into 503.

@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The service's own Micrometer meters, exported at {@code /q/metrics} in Prometheus format (CONTRACT.md §4).
+ * The service's own Micrometer meters, exported at {@code /q/metrics} in Prometheus format (docs/operations.md "Metrics").
  *
  * <p>Every label value is from a closed set, so that a flood of forged requests cannot grow the number of series
  * nor carry request data into the metrics: a channel label is a configured channel name or {@value #UNKNOWN}, the
@@ -32,7 +32,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <tr><td>{@code paynotify_notifications_total{channel,provider,outcome,reason}}</td>
  *       <td>recorded deliveries (reason {@code none} for APPLIED and DUPLICATE)</td></tr>
  *   <tr><td>{@code paynotify_refund_notifications_total{channel,provider,outcome,reason}}</td>
- *       <td>the refund notices among them (CONTRACT.md §7)</td></tr>
+ *       <td>the refund notices among them (docs/api.md "Refunds")</td></tr>
  *   <tr><td>{@code paynotify_webhook_attempts_total{client,result}}</td>
  *       <td>webhook delivery attempts: {@code success}, {@code failure}, {@code gone} (a 410)</td></tr>
  *   <tr><td>{@code paynotify_webhook_deliveries_pending}</td>
@@ -45,7 +45,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *   <tr><td>{@code paynotify_ack_latency_seconds{provider,status}}</td>
  *       <td>histogram from arrival to the ack leaving</td></tr>
  *   <tr><td>{@code paynotify_queries_total{channel,result}}</td>
- *       <td>active queries (CONTRACT.md §9) by result: PAID, CLOSE, NOT_FINAL, NOT_FOUND, UNKNOWN, ERROR</td></tr>
+ *       <td>active queries (docs/api.md "Active query") by result: PAID, CLOSE, NOT_FINAL, NOT_FOUND, UNKNOWN, ERROR</td></tr>
  *   <tr><td>{@code paynotify_query_answers_unverified_total{channel}}</td>
  *       <td>query answers that failed their signature or ids check (also counted as ERROR above)</td></tr>
  *   <tr><td>{@code paynotify_idempotency_replays_total}</td><td>stored answers replayed</td></tr>
@@ -153,7 +153,7 @@ public class NotifyMetrics {
         }
     }
 
-    /** One active query's result (CONTRACT.md §9); an unverified answer is also counted on its own. */
+    /** One active query's result (docs/api.md "Active query"); an unverified answer is also counted on its own. */
     public void query(String channel, QueryResult result, QueryError error) {
         queryCounter(channel, result).increment();
         if (error == QueryError.VERIFICATION) {

@@ -11,7 +11,7 @@ import javax.sql.DataSource;
 
 /**
  * Refuses to start when PostgreSQL's default is {@code synchronous_commit = off}: a success ack promises a durable
- * commit (CONTRACT.md §1, "the one rule above all"), and with that setting a committed transaction can vanish in
+ * commit (docs/api.md "Principles", the one rule above all), and with that setting a committed transaction can vanish in
  * a crash. The service never turns it off itself.
  */
 @ApplicationScoped

@@ -14,7 +14,7 @@ import java.time.Instant;
  */
 public final class IdempotencyKeyRows {
 
-    /** Rows per cleanup DELETE, at most (CONTRACT.md §3). */
+    /** Rows per cleanup DELETE, at most (docs/api.md "Idempotency-Key"). */
     public static final int CLEANUP_BATCH = 1000;
 
     private static final String DELETE_EXPIRED = "DELETE FROM idempotency_keys WHERE client_id = ? AND method_path = ?"

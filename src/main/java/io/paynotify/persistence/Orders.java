@@ -68,7 +68,7 @@ public final class Orders {
     public record DueQuery(long id, String channel, String outTradeNo) {}
 
     /**
-     * Claims up to {@code limit} orders of {@code channel} whose active query is due (CONTRACT.md §9), in one short
+     * Claims up to {@code limit} orders of {@code channel} whose active query is due (docs/api.md "Active query"), in one short
      * statement: rows another replica holds are skipped ({@code SKIP LOCKED}); each claimed row's next due time
      * moves to its first schedule step still in the future (steps that fell due meanwhile collapse into this one
      * query; null after the last step), and its {@code last_queried_at} and {@code query_count} record the call about

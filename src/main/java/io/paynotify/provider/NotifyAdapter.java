@@ -17,7 +17,7 @@ public interface NotifyAdapter {
     String pathSegment();
 
     /**
-     * Runs the checks of CONTRACT.md §2 in order on the raw bytes: parse, required fields, signature, freshness and
+     * Runs the checks of docs/api.md "How a notification is handled" in order on the raw bytes: parse, required fields, signature, freshness and
      * decryption, then the ids (an id mismatch is not a rejection but {@code accountMismatch} on the result).
      *
      * @throws NotifyRejection when the delivery must not be stored

@@ -6,7 +6,7 @@ package io.paynotify.provider;
  */
 public final class NotifyRejection extends Exception {
 
-    /** The kinds of CONTRACT.md §2, each with its status code. */
+    /** The kinds of docs/api.md "Notify API", each with its status code. */
     public enum Kind {
         BAD_REQUEST(400),
         UNAUTHENTICATED(401),

@@ -29,7 +29,7 @@ import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
- * {@code POST /notify/{provider}/{channel}}: the provider endpoints of CONTRACT.md §2, on a plain Vert.x route so
+ * {@code POST /notify/{provider}/{channel}}: the provider endpoints of docs/api.md "Notify API", on a plain Vert.x route so
  * that the body is counted while it arrives (413 without reading past 64 KiB), nothing binds or re-encodes it, and
  * the answer has a hard deadline.
  *

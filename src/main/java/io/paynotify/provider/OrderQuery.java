@@ -7,7 +7,7 @@ import io.paynotify.core.query.QueryAnswer;
 import io.paynotify.core.query.QueryResult;
 
 /**
- * One provider's active query (CONTRACT.md §9): asks the provider about one order and checks the answer as strictly
+ * One provider's active query (docs/api.md "Active query"): asks the provider about one order and checks the answer as strictly
  * as a notification. One {@code @ApplicationScoped} implementation per provider package, found by {@link #provider()}.
  * It never touches the database and never throws: every failure is an {@code ERROR} answer.
  */
@@ -22,7 +22,7 @@ public interface OrderQuery {
      */
     QueryAnswer query(Channel channel, String outTradeNo);
 
-    /** The class a recorded answer goes through the state machine with: PAID, CLOSE or UNKNOWN (CONTRACT.md §9). */
+    /** The class a recorded answer goes through the state machine with: PAID, CLOSE or UNKNOWN (docs/api.md "Active query"). */
     static NotifyClass recordedClass(QueryResult result) {
         return switch (result) {
             case PAID -> NotifyClass.PAID;

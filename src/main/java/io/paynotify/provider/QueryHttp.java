@@ -20,7 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * The HTTP client of the active queries (CONTRACT.md §9), shared by every provider's {@code OrderQuery}: the JDK's
+ * The HTTP client of the active queries (docs/api.md "Active query"), shared by every provider's {@code OrderQuery}: the JDK's
  * {@link HttpClient}, HTTP/1.1, never following a redirect (a provider's API answers where it was asked; a
  * redirect is an error, never a second request), with a budget of 5 s for the whole call — connecting, sending,
  * waiting and reading the answer — enforced as one deadline, not per phase, so that an answer trickling in a byte
@@ -33,13 +33,13 @@ import java.util.concurrent.TimeoutException;
 @Singleton
 public class QueryHttp {
 
-    /** The whole call, connect and answer (CONTRACT.md §9). */
+    /** The whole call, connect and answer (docs/api.md "Active query"). */
     public static final Duration BUDGET = Duration.ofSeconds(5);
 
     /** The largest answer read; a trade query answer is a few KiB. */
     public static final int MAX_ANSWER_BYTES = 256 * 1024;
 
-    /** Sent with every query; WeChat Pay refuses v3 requests without a User-Agent (PROTOCOLS.md §8). */
+    /** Sent with every query; WeChat Pay refuses v3 requests without a User-Agent (WeChat Pay's v3 query API). */
     public static final String USER_AGENT = "paynotify/" + version();
 
     private final HttpClient client;

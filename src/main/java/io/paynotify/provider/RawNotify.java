@@ -13,7 +13,7 @@ import java.util.Map;
  */
 public record RawNotify(String channel, Map<String, List<String>> headers, byte[] body, Instant receivedAt) {
 
-    /** The body limit of CONTRACT.md §2: larger bodies are refused with 413 before they are read. */
+    /** The body limit of docs/api.md "Notify API": larger bodies are refused with 413 before they are read. */
     public static final int MAX_BODY_BYTES = 64 * 1024;
 
     /** All values of one header (case-insensitive name); empty when absent. */

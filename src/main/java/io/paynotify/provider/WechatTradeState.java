@@ -5,7 +5,7 @@ import java.util.Set;
 
 /**
  * WeChat Pay's {@code trade_state}, the same vocabulary in the API v2 and v3 order queries (WxJava's
- * {@code WxPayConstants.TradeState}, wechatpay-java's {@code Transaction.TradeStateEnum}), read by CONTRACT.md §9's
+ * {@code WxPayConstants.TradeState}, wechatpay-java's {@code Transaction.TradeStateEnum}), read by the query table of docs/api.md "Active query",
  * table. Shared by {@code provider.wechatv2} and {@code provider.wechatv3}, which may not import each other.
  */
 public final class WechatTradeState {

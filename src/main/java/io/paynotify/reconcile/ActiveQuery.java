@@ -34,7 +34,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
- * The active query of CONTRACT.md §9: asks the provider about each PENDING order of a query-enabled channel once its
+ * The active query of docs/api.md "Active query": asks the provider about each PENDING order of a query-enabled channel once its
  * age passes each step of {@code paynotify.reconcile.schedule}, and applies a verified final answer through the same
  * write path as a notification ({@link NotificationIntake}, recorded with source {@code QUERY}).
  *
@@ -216,7 +216,7 @@ public class ActiveQuery {
     }
 
     /**
-     * An operator's query of one order now (CONTRACT.md §4): counted on the order like a scheduled one, run on the
+     * An operator's query of one order now (docs/api.md "Active query"): counted on the order like a scheduled one, run on the
      * caller's thread, the answer applied before this returns.
      *
      * @throws NotQueryable the channel does not query, or the order is not PENDING (or does not exist)

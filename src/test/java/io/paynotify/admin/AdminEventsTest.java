@@ -28,7 +28,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * The admin event calls (CONTRACT.md §8) over real HTTP against the real database. Events come from real v2 payment
+ * The admin event calls (docs/api.md "Admin event calls") over real HTTP against the real database. Events come from real v2 payment
  * notices on {@code wx-hook}; the delivery worker runs meanwhile, so a test that needs a delivery to hold still
  * first puts it in a state the worker leaves alone ({@link #freeze}) and then compares what the API says with the
  * database.

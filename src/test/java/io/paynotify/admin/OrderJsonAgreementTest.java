@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The merchant API renders the order JSON by hand (its answers are stored and replayed byte for byte) and the
- * admin API through Jackson: both must show the same order the same way (CONTRACT.md §3 order JSON).
+ * admin API through Jackson: both must show the same order the same way (the order JSON of docs/api.md "Orders").
  */
 @QuarkusTest
 class OrderJsonAgreementTest {

@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The start-time validation of CONTRACT.md §5: every problem names the channel or client and the key, and never
+ * The start-time validation of the configuration (docs/operations.md "Start-up checks"): every problem names the channel or client and the key, and never
  * the value (which may be a secret).
  */
 @Tag("unit")

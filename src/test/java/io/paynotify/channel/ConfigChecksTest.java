@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** Every duration of the configuration must be positive, or the start fails naming the key (CONTRACT.md §5). */
+/** Every duration of the configuration must be positive, or the start fails naming the key (docs/operations.md "Start-up checks"). */
 @Tag("unit")
 class ConfigChecksTest {
 

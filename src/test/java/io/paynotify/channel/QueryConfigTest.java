@@ -24,7 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The start-time rules of the active-query keys (CONTRACT.md §5 and §9): {@code query-enabled},
+ * The start-time rules of the active-query keys (docs/operations.md "Active query (reconciliation)" and docs/api.md "Active query"): {@code query-enabled},
  * {@code api-base-url}, {@code merchant-private-key}, {@code merchant-serial}. Every problem names the channel and
  * the key, never the value.
  */

@@ -419,7 +419,7 @@ class ManifestConsistencyTest {
         appProperties.stringPropertyNames().forEach(k -> names.add(k.replaceFirst("^%[^.]+\\.", "")));
         names.add("paynotify.admin.tokens");
         names.add("paynotify.idempotency.retention");
-        // standard SmallRye/Quarkus key naming an extra properties file (CONTRACT.md §5)
+        // standard SmallRye/Quarkus key naming an extra properties file (docs/operations.md "Configuration")
         names.add("quarkus.config.locations");
         return names;
     }

@@ -25,7 +25,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Retention of events, deliveries and attempts (CONTRACT.md §8). The job runs with an explicit cutoff five days ago
+ * Retention of events, deliveries and attempts (docs/api.md "Merchant events"). The job runs with an explicit cutoff five days ago
  * on rows inserted ten days old (the scheduled run, thirty days back, never touches them); statement-level
  * triggers record how many rows each DELETE statement removed from each table, the database's own account.
  */

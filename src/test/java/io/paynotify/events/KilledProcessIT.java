@@ -54,7 +54,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * CONTRACT.md §8, "a dead replica's work resumes elsewhere", with a real {@code kill -9}: instance A of the packaged
+ * docs/api.md "Webhooks": a dead replica's work resumes elsewhere, with a real {@code kill -9}: instance A of the packaged
  * application ({@code target/quarkus-app/quarkus-run.jar}) is SIGKILLed while its webhook attempt hangs at the
  * merchant, so the attempt's result is never recorded; instance B, started afterwards on the same database,
  * delivers the same event (same {@code webhook-id}, same bytes, a valid signature) once A's lease
@@ -301,7 +301,7 @@ class KilledProcessIT {
         }
     }
 
-    /** A signed merchant API POST (CONTRACT.md §3), as testing/MerchantClient signs them, to that instance. */
+    /** A signed merchant API POST (docs/api.md "Signing a request"), as testing/MerchantClient signs them, to that instance. */
     HttpResponse<String> merchantPost(Instance to, String path, String json) throws Exception {
         byte[] body = json.getBytes(StandardCharsets.UTF_8);
         String timestamp = Long.toString(Instant.now().getEpochSecond());

@@ -37,7 +37,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * Merchant webhooks over real HTTP to a receiver on localhost (CONTRACT.md §8): Standard Webhooks signatures checked
+ * Merchant webhooks over real HTTP to a receiver on localhost (docs/api.md "Webhooks"): Standard Webhooks signatures checked
  * by the reference library, retries with the same id and body, Retry-After, 410 and re-enable, ordering within one
  * order, isolation from provider acks, several replicas, and a replica killed in the middle of a delivery. The
  * tests' schedule is 1 s, 2 s (three attempts) and the lease 3 s (TestChannels).

@@ -28,7 +28,7 @@ import java.util.concurrent.CompletableFuture;
 import org.junit.jupiter.api.Test;
 
 /**
- * Refunds end to end (CONTRACT.md §7): one path per provider over HTTP into PostgreSQL and back out through the
+ * Refunds end to end (docs/api.md "Refunds"): one path per provider over HTTP into PostgreSQL and back out through the
  * merchant and admin APIs, Alipay's cumulative refund_fee in and out of order, and the exactly-once properties under
  * concurrency. The table itself is tested cell by cell in RefundTableTest.
  */

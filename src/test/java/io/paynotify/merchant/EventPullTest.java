@@ -30,7 +30,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 /**
- * The pull list {@code GET /api/v1/events} (CONTRACT.md §8) over real signed HTTP against the real database: oldest
+ * The pull list {@code GET /api/v1/events} (docs/api.md "Pulling events") over real signed HTTP against the real database: oldest
  * first, a cursor that is never null, only the client's channels, strict parameters, and no event ever skipped by a
  * cursor while an earlier transaction could still insert one.
  *

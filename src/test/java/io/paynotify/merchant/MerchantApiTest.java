@@ -21,7 +21,7 @@ import java.util.UUID;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
-/** CONTRACT.md §3 over real signed HTTP requests against the real PostgreSQL: every status code and header. */
+/** The merchant API (docs/api.md "Merchant API") over real signed HTTP requests against the real PostgreSQL: every status code and header. */
 @QuarkusTest
 class MerchantApiTest {
 

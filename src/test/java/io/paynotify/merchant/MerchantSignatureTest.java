@@ -18,7 +18,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The signature rules of CONTRACT.md §3 with a fixed clock: no Quarkus, no HTTP. */
+/** The signature rules of docs/api.md "Signing a request" with a fixed clock: no Quarkus, no HTTP. */
 @Tag("unit")
 class MerchantSignatureTest {
 

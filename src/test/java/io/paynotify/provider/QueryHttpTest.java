@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The query clients' HTTP (CONTRACT.md §9): 5 s in all, whatever phase the time goes to; answers capped; no
+ * The query clients' HTTP (docs/api.md "Active query"): 5 s in all, whatever phase the time goes to; answers capped; no
  * redirects followed; every failure a {@link QueryError}.
  */
 @Tag("unit")

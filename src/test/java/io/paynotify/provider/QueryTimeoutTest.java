@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * CONTRACT.md §9: "A call times out after 5 s in all". Each provider's query, with the production budget, against a
+ * docs/api.md "Active query": a call times out after 5 s in all. Each provider's query, with the production budget, against a
  * gateway that accepts the connection and never answers: an ERROR TIMEOUT answer within about 6 s, never an
  * exception. The three run at once, so the test costs one budget.
  */

@@ -12,7 +12,7 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Query-enabled channels (CONTRACT.md §9) for the query clients' unit tests, each pointed at a {@link FakeGateway}.
+ * Query-enabled channels (docs/api.md "Active query") for the query clients' unit tests, each pointed at a {@link FakeGateway}.
  * Built through the real registry, so that they are exactly what the start would make of that configuration. Not
  * part of {@link TestChannels}: the Quarkus tests would query them.
  */

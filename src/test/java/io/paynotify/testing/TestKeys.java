@@ -28,10 +28,10 @@ public final class TestKeys {
 
     public static final String WECHAT_V3_PUBKEY = "wechat-v3-pubkey";
 
-    /** The WeChat v3 merchant API key that signs queries (CONTRACT.md §9). */
+    /** The WeChat v3 merchant API key that signs queries (docs/api.md "Active query"). */
     public static final String WECHAT_V3_MERCHANT = "wechat-v3-merchant";
 
-    /** The Alipay app private key that signs queries (CONTRACT.md §9). */
+    /** The Alipay app private key that signs queries (docs/api.md "Active query"). */
     public static final String ALIPAY_APP = "alipay-app";
 
     private TestKeys() {}

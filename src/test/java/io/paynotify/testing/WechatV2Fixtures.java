@@ -157,7 +157,7 @@ public final class WechatV2Fixtures {
         return xml(fields).getBytes(StandardCharsets.UTF_8);
     }
 
-    /** A v2 refund notice (PROTOCOLS.md §1.8): no sign, the refund details encrypted in {@code req_info}. */
+    /** A v2 refund notice (see docs/api.md "Refunds"): no sign, the refund details encrypted in {@code req_info}. */
     public static Map<String, String> refundNotice(String reqInfo) {
         var f = new LinkedHashMap<String, String>();
         f.put("return_code", "SUCCESS");

@@ -1,6 +1,6 @@
 package io.paynotify.core.event;
 
-/** The merchant events of CONTRACT.md §8, each written in the transaction of the change it reports. */
+/** The merchant events of docs/api.md "Merchant events", each written in the transaction of the change it reports. */
 public enum EventType {
     /** An APPLIED payment: PENDING → SUCCESS. {@code data: {"order"}} */
     ORDER_PAID("order.paid"),

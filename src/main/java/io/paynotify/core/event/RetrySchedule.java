@@ -5,7 +5,7 @@ import java.util.List;
 import java.util.OptionalLong;
 
 /**
- * When a failed delivery is attempted again (CONTRACT.md §8): after failed attempt <i>n</i> the <i>n</i>-th step of
+ * When a failed delivery is attempted again (docs/api.md "Webhooks"): after failed attempt <i>n</i> the <i>n</i>-th step of
  * the schedule, ±20 % random jitter, or a longer {@code Retry-After} (capped at an hour); after the last step's
  * attempt fails, never again.
  */

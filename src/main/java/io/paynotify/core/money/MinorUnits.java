@@ -5,7 +5,7 @@ import java.util.regex.Pattern;
 /**
  * Amounts in fen (the minor unit of CNY), as {@code long}. Parsing is strict and ASCII only: the JDK's
  * {@code Long.parseLong} accepts full-width and Arabic-Indic digits, and {@code BigDecimal} accepts
- * {@code 1E+5000000}, whose scaling burns seconds of CPU (THREATS.md AMT-03, AMT-04). The regular expression runs
+ * {@code 1E+5000000}, whose scaling burns seconds of CPU. The regular expression runs
  * first, so no number parser ever sees anything else.
  */
 public final class MinorUnits {

@@ -1,7 +1,7 @@
 package io.paynotify.core.notify;
 
 /**
- * What a verified notification means to us, before the order is looked at (CONTRACT.md §1 "classes").
+ * What a verified notification means to us, before the order is looked at (docs/api.md "How a notification is handled").
  * Each provider adapter maps its own statuses onto these; the state machine only ever sees these.
  */
 public enum NotifyClass {

@@ -4,7 +4,7 @@ import io.paynotify.core.order.RefundStatus;
 import java.time.Instant;
 
 /**
- * What a REFUND notice says about its refund (CONTRACT.md §7), in provider-neutral terms.
+ * What a REFUND notice says about its refund (docs/api.md "Refunds"), in provider-neutral terms.
  *
  * @param outRefundNo the refund's identity within its trade (Alipay: {@code out_biz_no}, else the notice's id), or
  *     null when the notice names no refund (a v3 {@code TRANSACTION.*} with trade state REFUND)

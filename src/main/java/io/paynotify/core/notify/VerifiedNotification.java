@@ -13,7 +13,7 @@ import java.util.Objects;
  * @param outTradeNo the merchant's order number, exactly as sent
  * @param transactionId the provider's transaction id, or null
  * @param amountMinor the order total in fen as the provider states it, or null when absent or malformed
- * @param currency the currency compared with the order (CONTRACT.md §1), never null
+ * @param currency the currency compared with the order (docs/api.md "Edge cases and how they are decided"), never null
  * @param providerStatus the provider status as sent (trade_status, result_code, trade_state, refund_status)
  * @param notifyClass what the status means
  * @param finishedNotice true for a notice that only says a paid trade is now final (Alipay TRADE_FINISHED): after a

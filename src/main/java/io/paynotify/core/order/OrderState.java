@@ -1,7 +1,7 @@
 package io.paynotify.core.order;
 
 /**
- * The order states of CONTRACT.md §1 and §7: {@code PENDING → SUCCESS | CLOSED}, then through refunds
+ * The order states of docs/state-machine.md and docs/api.md "Refunds": {@code PENDING → SUCCESS | CLOSED}, then through refunds
  * {@code SUCCESS → PARTIALLY_REFUNDED → REFUNDED} (or {@code SUCCESS → REFUNDED} for a full refund). No state ever
  * goes back.
  */

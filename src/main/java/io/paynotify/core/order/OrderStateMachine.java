@@ -8,13 +8,13 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * The order state machine of CONTRACT.md §1 and §7: a pure function from (order or none, its refund or none,
+ * The order state machine of docs/state-machine.md and docs/api.md "Refunds": a pure function from (order or none, its refund or none,
  * notification) to a {@link Decision}. It never throws for an expected business "no" and does no I/O; the caller
  * holds the order's row lock while it decides and writes the result in the same transaction.
  *
  * <p>Precedence: ACCOUNT_MISMATCH, then TRANSACTION_ON_OTHER_ORDER, then the matrix (class × order state), in which
  * every paid state (SUCCESS, PARTIALLY_REFUNDED, REFUNDED) counts as SUCCESS; REFUND notices follow the refund
- * table of §7, first matching row wins.
+ * table of docs/api.md "Refunds", first matching row wins.
  */
 public final class OrderStateMachine {
 
@@ -97,7 +97,7 @@ public final class OrderStateMachine {
         };
     }
 
-    /** The refund table of CONTRACT.md §7, first matching row wins. */
+    /** The refund table of docs/api.md "Refunds", first matching row wins. */
     private static Decision refund(OrderSnapshot order, RefundSnapshot existing, VerifiedNotification n) {
         RefundNotice r = n.refund();
         if (!r.identified()) {

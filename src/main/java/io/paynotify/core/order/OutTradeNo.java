@@ -3,7 +3,7 @@ package io.paynotify.core.order;
 import java.util.regex.Pattern;
 
 /**
- * The merchant's order number (CONTRACT.md §1): {@code [A-Za-z0-9_\-|*]{1,64}}, matched exactly (case-sensitive,
+ * The merchant's order number (docs/api.md "Edge cases and how they are decided"): {@code [A-Za-z0-9_\-|*]{1,64}}, matched exactly (case-sensitive,
  * no trimming). Providers may allow fewer characters; each channel knows its provider's limit.
  */
 public final class OutTradeNo {

@@ -1,7 +1,7 @@
 package io.paynotify.core.order;
 
 /**
- * The reason codes of CONTRACT.md §1 and §7. Each carries whether its ack is usually the provider's success ack
+ * The reason codes of docs/state-machine.md and docs/api.md "Refunds". Each carries whether its ack is usually the provider's success ack
  * ("ok") or the failure ack with status 422 ("fail"), so the outcome table lives here and not in an if-chain. One
  * exception is decided by the cell: REFUND_ON_UNPAID fails on a PENDING order (the provider retries until the
  * payment is applied) and is ok on a CLOSED one.

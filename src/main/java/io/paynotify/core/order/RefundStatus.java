@@ -1,6 +1,6 @@
 package io.paynotify.core.order;
 
-/** A refund's status (CONTRACT.md §7). SUCCESS and CLOSED are final; a refund that succeeded never goes back. */
+/** A refund's status (docs/api.md "Refunds"). SUCCESS and CLOSED are final; a refund that succeeded never goes back. */
 public enum RefundStatus {
     /** Accepted by the provider, money not yet returned. */
     PROCESSING,

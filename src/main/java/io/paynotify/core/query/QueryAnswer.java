@@ -4,7 +4,7 @@ import io.paynotify.core.notify.VerifiedNotification;
 import java.util.Objects;
 
 /**
- * A provider's answer to one active query, once checked (CONTRACT.md §9).
+ * A provider's answer to one active query, once checked (docs/api.md "Active query").
  *
  * @param result what the answer means
  * @param notification for PAID, CLOSE and UNKNOWN: the answer as a notification for the state machine (its raw

@@ -1,6 +1,6 @@
 package io.paynotify.core.query;
 
-/** What one active query at a provider found (CONTRACT.md §9); the names are the admin call's {@code result}. */
+/** What one active query at a provider found (docs/api.md "Active query"); the names are the admin call's {@code result}. */
 public enum QueryResult {
     /** A verified answer that the trade is paid (WeChat SUCCESS/REFUND, Alipay TRADE_SUCCESS/FINISHED/paid CLOSED). */
     PAID,

@@ -18,7 +18,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Map;
 
 /**
- * Alipay: {@code POST /notify/alipay/{channel}}, a form body signed with RSA2 (PROTOCOLS.md §3). Refunds arrive on
+ * Alipay: {@code POST /notify/alipay/{channel}}, a form body signed with RSA2 (Alipay's asynchronous notification). Refunds arrive on
  * the same URL as TRADE_SUCCESS or TRADE_CLOSED carrying refund fields; they are classified REFUND before the
  * status is looked at, so they are never read as payments or closes.
  */
@@ -100,7 +100,7 @@ public class AlipayAdapter implements NotifyAdapter {
     }
 
     /**
-     * A refund notice on the payment URL (CONTRACT.md §7). Its {@code refund_fee} is the trade's total refunded so
+     * A refund notice on the payment URL (docs/api.md "Refunds"). Its {@code refund_fee} is the trade's total refunded so
      * far, not this refund's amount; the refund is {@code out_biz_no}, or the notice's own {@code notify_id} when
      * absent. Alipay notifies only successful refunds.
      */
@@ -121,7 +121,7 @@ public class AlipayAdapter implements NotifyAdapter {
                 AlipayFormats.refundTime(p.get("gmt_refund")));
     }
 
-    /** CONTRACT.md §1: refund fields decide first, whatever the status says. */
+    /** Refund fields decide first (docs/api.md "Refunds"), whatever the status says. */
     static NotifyClass classify(Map<String, String> p, String status) throws NotifyRejection {
         boolean refund = Fields.present(p.get("out_biz_no")) || Fields.present(p.get("gmt_refund"));
         String refundFee = p.get("refund_fee");

@@ -11,8 +11,9 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * Decodes an Alipay form body from its raw bytes with the body's own {@code charset} field (PROTOCOLS.md §3.1,
- * pitfalls P13, P14, P16, P23): split on {@code &} and {@code =} first, then percent-decode each part exactly once
+ * Decodes an Alipay form body from its raw bytes with the body's own {@code charset} field (Alipay's
+ * charset rules, and its known pitfalls: GBK bodies, double decoding, decoding before splitting, {@code +} in
+ * {@code sign}): split on {@code &} and {@code =} first, then percent-decode each part exactly once
  * ({@code +} is a space), then decode the bytes strictly in that charset. A parameter given twice, a bad escape
  * or malformed bytes are refused.
  */

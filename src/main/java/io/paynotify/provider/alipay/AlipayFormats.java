@@ -7,7 +7,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.Locale;
 import java.util.regex.Pattern;
 
-/** Alipay's amount and time formats (PROTOCOLS.md §3). */
+/** Alipay's amount and time formats, as its notification fields carry them. */
 final class AlipayFormats {
 
     private static final Pattern YUAN = Pattern.compile("([0-9]{1,9})(?:\\.([0-9]{1,2}))?");

@@ -14,13 +14,13 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * An Alipay channel's keys (CONTRACT.md §5, §9).
+ * An Alipay channel's keys (docs/operations.md "Configuration", docs/api.md "Active query").
  *
  * @param appId the {@code app_id}
  * @param publicKeys the Alipay public keys, several during a rotation
  * @param signTypes the allowed {@code sign_type}s: {@code RSA2} by default, {@code RSA} (SHA1) only by opt-in
  * @param sellerId the {@code seller_id} to require, or null
- * @param queryEnabled whether the service queries this channel's PENDING orders (CONTRACT.md §9)
+ * @param queryEnabled whether the service queries this channel's PENDING orders (docs/api.md "Active query")
  * @param gatewayUrl the gateway queries are POSTed to
  * @param appPrivateKey the app private key that signs queries (null when not configured)
  */
@@ -37,7 +37,7 @@ public record AlipayKeys(
     /** Alipay's {@code out_trade_no} is at most 64 characters. */
     static final int MAX_OUT_TRADE_NO = 64;
 
-    /** Alipay's OpenAPI gateway (PROTOCOLS.md §8); a channel's {@code api-base-url} replaces it. */
+    /** Alipay's documented OpenAPI gateway; a channel's {@code api-base-url} replaces it. */
     static final String DEFAULT_GATEWAY_URL = "https://openapi.alipay.com/gateway.do";
 
     @Override
@@ -98,7 +98,7 @@ public record AlipayKeys(
                 }
                 if (certificate) {
                     // certificate mode signs requests with app_cert_sn and alipay_root_cert_sn and answers carry
-                    // alipay_cert_sn (PROTOCOLS.md §3.6): not in this version
+                    // alipay_cert_sn (Alipay's public-key-certificate mode): not in this version
                     throw s.problem(
                             "query-enabled",
                             "cannot be true while alipay-public-key is a certificate"

@@ -35,7 +35,7 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * Alipay's {@code alipay.trade.query} (CONTRACT.md §9, PROTOCOLS.md §8): a UTF-8 form POSTed to the gateway with the
+ * Alipay's {@code alipay.trade.query} (docs/api.md "Active query"; Alipay's query API): a UTF-8 form POSTed to the gateway with the
  * public parameters and {@code biz_content={"out_trade_no":"…"}}, signed RSA2 with the app private key over every
  * other parameter ({@code sign_type} included, as the SDK's {@code getSignatureContent}). The answer
  * {@code {"alipay_trade_query_response":{…},"sign":"…"}} is verified with the channel's Alipay public keys over the
@@ -85,7 +85,7 @@ public class AlipayQuery implements OrderQuery {
         });
     }
 
-    /** The request's parameters, {@code sign} last (CONTRACT.md §9). */
+    /** The request's parameters, {@code sign} last (docs/api.md "Active query"). */
     static Map<String, String> requestParams(AlipayKeys keys, String outTradeNo, String timestamp) {
         var p = new LinkedHashMap<String, String>();
         p.put("app_id", keys.appId());
@@ -175,7 +175,7 @@ public class AlipayQuery implements OrderQuery {
                 && AlipaySignature.verify(response.replace("\\/", "/"), charset, sign, algorithm, keys.publicKeys());
     }
 
-    /** Checks and classifies an answer (CONTRACT.md §9). */
+    /** Checks and classifies an answer (docs/api.md "Active query"). */
     QueryAnswer answer(Channel channel, AlipayKeys keys, String outTradeNo, QueryHttp.Answer answer) {
         String name = channel.name();
         if (answer.status() != 200) {
@@ -228,7 +228,7 @@ public class AlipayQuery implements OrderQuery {
         return classify(name, outTradeNo, answer.body(), r, status);
     }
 
-    /** §9's table for Alipay's {@code trade_status}. */
+    /** The answer table of docs/api.md "Active query" for Alipay's {@code trade_status}. */
     private QueryAnswer classify(String name, String outTradeNo, byte[] rawBody, JsonNode r, String status) {
         String sendPayDate = StrictJson.text(r, "send_pay_date");
         boolean paidThenClosed = "TRADE_CLOSED".equals(status) && Fields.present(sendPayDate);
@@ -257,7 +257,7 @@ public class AlipayQuery implements OrderQuery {
                 .amount(amount)
                 .finishedNotice(cls == NotifyClass.PAID && AlipayAdapter.TRADE_FINISHED.equals(status))
                 .paidAt(AlipayFormats.time(sendPayDate))
-                // the answer names no app id or seller: §2's ids check does not apply to it
+                // the answer names no app id or seller: the account ids check of notifications does not apply to it
                 .accountMismatch(false)
                 .build();
         return QueryAnswer.recorded(result, n);

@@ -10,10 +10,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Alipay's V1 notification signature (PROTOCOLS.md §3.4, {@code AlipaySignature.getSignCheckContentV1}): every
+ * Alipay's V1 notification signature (Alipay's documented signing rules, {@code AlipaySignature.getSignCheckContentV1}): every
  * decoded parameter but {@code sign} and {@code sign_type}, empty values dropped, sorted by name, joined
  * {@code k=v&...}, as bytes in the notification's charset; RSA2 = SHA256withRSA, RSA = SHA1withRSA (PKCS#1 v1.5).
- * A request's content is the same but keeps {@code sign_type} (PROTOCOLS.md §8).
+ * A request's content is the same but keeps {@code sign_type} (Alipay's request signing rules).
  */
 public final class AlipaySignature {
 
@@ -25,7 +25,7 @@ public final class AlipaySignature {
     }
 
     /**
-     * The signed content of a request to the gateway (CONTRACT.md §9; the SDK's {@code getSignatureContent}): every
+     * The signed content of a request to the gateway (docs/api.md "Active query"; the SDK's {@code getSignatureContent}): every
      * parameter but {@code sign}, {@code sign_type} included.
      */
     public static String requestContent(Map<String, String> params) {

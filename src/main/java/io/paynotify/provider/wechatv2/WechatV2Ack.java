@@ -4,7 +4,7 @@ import io.paynotify.provider.AckResponse;
 import io.paynotify.provider.NotifyAdapter;
 import java.nio.charset.StandardCharsets;
 
-/** The v2 acknowledgements of CONTRACT.md §2: 200 with the SUCCESS XML, or the FAIL XML with the status code. */
+/** The v2 acknowledgements of docs/api.md "Notify API": 200 with the SUCCESS XML, or the FAIL XML with the status code. */
 final class WechatV2Ack {
 
     static final String CONTENT_TYPE = "application/xml";

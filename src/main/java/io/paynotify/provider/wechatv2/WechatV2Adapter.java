@@ -23,7 +23,7 @@ import java.util.Map;
 
 /**
  * WeChat Pay API v2: {@code POST /notify/wechatpay/{channel}}, an XML body signed with MD5 or HMAC-SHA256 over the
- * sorted fields and the API key (PROTOCOLS.md §1). Refund notices on the same URL carry an encrypted
+ * sorted fields and the API key (WeChat Pay v2 signing rules). Refund notices on the same URL carry an encrypted
  * {@code req_info} and no {@code sign}; decrypting it is their authentication.
  */
 @ApplicationScoped
@@ -100,8 +100,8 @@ public class WechatV2Adapter implements NotifyAdapter {
     }
 
     /**
-     * A refund notice (PROTOCOLS.md §1.8): authenticated by decrypting {@code req_info}. Every field CONTRACT.md §7
-     * requires must be there, {@code transaction_id} and {@code total_fee} included: AES-ECB carries no MAC, so a
+     * A refund notice (WeChat Pay v2 refund notice rules): authenticated by decrypting {@code req_info}. Every field docs/api.md
+     * "Refunds" requires must be there, {@code transaction_id} and {@code total_fee} included: AES-ECB carries no MAC, so a
      * captured ciphertext could otherwise be replayed against another order; the state machine binds the refund to
      * the order's transaction id and amount.
      */

@@ -13,13 +13,13 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * A WeChat Pay v2 channel's keys (CONTRACT.md §5).
+ * A WeChat Pay v2 channel's keys (docs/operations.md "Configuration").
  *
  * @param appIds the accepted {@code appid}s
  * @param mchId the {@code mch_id}
  * @param apiKeys the API keys as UTF-8 bytes, several during a rotation
  * @param signTypes the allowed sign types: {@code MD5} and/or {@code HMAC-SHA256}
- * @param queryEnabled whether the service queries this channel's PENDING orders (CONTRACT.md §9); the API key is
+ * @param queryEnabled whether the service queries this channel's PENDING orders (docs/api.md "Active query"); the API key is
  *     all a v2 query needs
  * @param apiBaseUrl the API root the query is sent to ({@code {apiBaseUrl}/pay/orderquery}), without a trailing
  *     {@code /}
@@ -33,13 +33,13 @@ public record WechatV2Keys(
         String apiBaseUrl)
         implements ChannelKeys {
 
-    /** The v2 API key is exactly 32 characters (PROTOCOLS.md §1.3). */
+    /** The v2 API key is exactly 32 characters (WeChat Pay v2 signing rules). */
     static final int API_KEY_LENGTH = 32;
 
     /** WeChat's {@code out_trade_no} is String(32). */
     static final int MAX_OUT_TRADE_NO = 32;
 
-    /** WeChat Pay's API root (PROTOCOLS.md §8); a channel's {@code api-base-url} replaces it. */
+    /** WeChat Pay's documented API root; a channel's {@code api-base-url} replaces it. */
     static final String DEFAULT_API_BASE_URL = "https://api.mch.weixin.qq.com";
 
     @Override

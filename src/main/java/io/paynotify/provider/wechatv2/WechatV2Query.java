@@ -27,7 +27,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The WeChat Pay v2 order query (CONTRACT.md §9, PROTOCOLS.md §8): {@code POST {api-base-url}/pay/orderquery} with
+ * The WeChat Pay v2 order query (docs/api.md "Active query"; WeChat Pay's v2 query API): {@code POST {api-base-url}/pay/orderquery} with
  * an XML body of {@code appid} (the channel's first), {@code mch_id}, {@code out_trade_no}, {@code nonce_str},
  * {@code sign_type} and {@code sign}, signed like a notification with the channel's first API key and its strongest
  * allowed type. The answer's signature is checked exactly as a notification's ({@link WechatV2Signature}), then its
@@ -106,7 +106,7 @@ public class WechatV2Query implements OrderQuery {
         return v.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
     }
 
-    /** Checks and classifies an answer (CONTRACT.md §9). */
+    /** Checks and classifies an answer (docs/api.md "Active query"). */
     QueryAnswer answer(Channel channel, WechatV2Keys keys, String outTradeNo, QueryHttp.Answer answer) {
         String name = channel.name();
         if (answer.status() != 200) {

@@ -14,7 +14,7 @@ import javax.crypto.Cipher;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Decrypts a v2 refund notice's {@code req_info} (PROTOCOLS.md §1.8): base64, then AES-256-ECB with PKCS#7
+ * Decrypts a v2 refund notice's {@code req_info} (WeChat Pay v2 refund notice rules; see docs/api.md "Refunds"): base64, then AES-256-ECB with PKCS#7
  * padding, the key being the 32 ASCII characters of the lowercase hex MD5 of the API key. Decrypting is the
  * notice's only authentication; any failure is 401.
  */

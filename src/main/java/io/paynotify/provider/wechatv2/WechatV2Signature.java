@@ -11,7 +11,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * The v2 signature (PROTOCOLS.md §1.3): every present, non-empty field but {@code sign}, {@code sign_type}
+ * The v2 signature (WeChat Pay v2 signing rules): every present, non-empty field but {@code sign}, {@code sign_type}
  * included, sorted by name in ASCII order, joined {@code k=v&...}, then {@code &key=<API key>}; MD5 or
  * HMAC-SHA256 (keyed with the API key, over the same string), uppercase hex. The type comes from {@code sign_type}
  * or, when absent, from the sign's length, and must be one the channel allows: no downgrade. The sign is compared

@@ -5,9 +5,9 @@ import io.paynotify.provider.NotifyAdapter;
 import java.nio.charset.StandardCharsets;
 
 /**
- * The v3 acknowledgements of CONTRACT.md §2: {@code 204} with no body and no content type, or
+ * The v3 acknowledgements of docs/api.md "Notify API": {@code 204} with no body and no content type, or
  * {@code {"code":"FAIL","message":"<reason>"}} as {@code application/json} with the status code. WeChat decides on
- * the status alone (a 200 with FAIL counts as received, PROTOCOLS.md §2.6), so a failure is never a 2xx.
+ * the status alone (a 200 with FAIL counts as received by WeChat Pay v3), so a failure is never a 2xx.
  */
 final class WechatV3Ack {
 

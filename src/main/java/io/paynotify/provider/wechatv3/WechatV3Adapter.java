@@ -24,9 +24,9 @@ import java.util.regex.Pattern;
 /**
  * WeChat Pay API v3: {@code POST /notify/wechatpay-v3/{channel}}, a JSON envelope whose {@code resource} is
  * encrypted with the API v3 key, signed in the {@code Wechatpay-*} headers by a WeChat Pay platform key
- * (PROTOCOLS.md §2).
+ * (WeChat Pay API v3 notifications; see docs/wechatpay-v3-setup.md "How a delivery is checked").
  *
- * <p>Checks, in the order of CONTRACT.md §2: headers and signature over the raw bytes, then freshness (401) →
+ * <p>Checks, in the order of docs/api.md "How a notification is handled": headers and signature over the raw bytes, then freshness (401) →
  * envelope JSON and its required fields (400) → algorithm and decryption (401) → resource JSON and its required
  * fields and amount (400) → account ids (ACCOUNT_MISMATCH, decided by the state machine).
  */
@@ -38,7 +38,7 @@ public class WechatV3Adapter implements NotifyAdapter {
     static final String PAID_EVENT = "TRANSACTION.SUCCESS";
     static final String SUCCESS = "SUCCESS";
     static final String REFUND = "REFUND";
-    /** The non-final trade states of CONTRACT.md §1 (class INFO). */
+    /** The non-final trade states (class INFO, docs/api.md "How a notification is handled"). */
     static final Set<String> INFO_STATES = Set.of("NOTPAY", "USERPAYING", "ACCEPT", "PAYERROR", "REVOKED", "CLOSED");
 
     /** The envelope id is stored as the notify id (varchar(128)); WeChat's are at most 36 characters. */
@@ -170,7 +170,7 @@ public class WechatV3Adapter implements NotifyAdapter {
     }
 
     /**
-     * A {@code REFUND.*} resource (CONTRACT.md §7): {@code out_refund_no}, {@code refund_id}, {@code refund_status},
+     * A {@code REFUND.*} resource (docs/api.md "Refunds"): {@code out_refund_no}, {@code refund_id}, {@code refund_status},
      * {@code transaction_id}, {@code amount.total} and {@code amount.refund} are required (400 else); refund
      * resources carry no {@code appid}. A status other than SUCCESS, CLOSED, PROCESSING or ABNORMAL leaves
      * {@code status} null (the notice is then UNKNOWN_STATUS).
@@ -211,7 +211,7 @@ public class WechatV3Adapter implements NotifyAdapter {
                 rfc3339(WechatV3Json.text(r, "success_time")));
     }
 
-    /** CONTRACT.md §1 "classes", v3 rows. Status values are matched exactly (case-sensitive). */
+    /** The notification classes (docs/api.md "How a notification is handled"), v3 rows. Status values are matched exactly (case-sensitive). */
     static NotifyClass notifyClass(String eventType, String tradeState) {
         boolean transaction = eventType.startsWith(TRANSACTION_PREFIX);
         if (eventType.startsWith(REFUND_PREFIX) || (transaction && REFUND.equals(tradeState))) {
@@ -237,7 +237,7 @@ public class WechatV3Adapter implements NotifyAdapter {
         return MinorUnits.parseFen(total.asText());
     }
 
-    /** {@code amount.currency} as compared with the order's: absent (or null) is CNY (CONTRACT.md §1). */
+    /** {@code amount.currency} as compared with the order's: absent (or null) is CNY (docs/api.md "Edge cases and how they are decided"). */
     static String currency(JsonNode amount) {
         return amount == null
                         || !amount.has("currency")

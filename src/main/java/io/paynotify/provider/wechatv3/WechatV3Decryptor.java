@@ -10,7 +10,7 @@ import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Decrypts a v3 {@code resource} (PROTOCOLS.md §2.4): AEAD_AES_256_GCM only, keyed with the 32 bytes of the API v3
+ * Decrypts a v3 {@code resource} (WeChat Pay v3 decryption rules): AEAD_AES_256_GCM only, keyed with the 32 bytes of the API v3
  * key; the nonce and {@code associated_data} enter as their UTF-8 bytes (not base64), an absent
  * {@code associated_data} as empty; the ciphertext is base64 of ciphertext ‖ 16-byte tag. Every failure (bad
  * base64, a wrong key, a changed byte anywhere, a wrong nonce or associated data) is the same 401.

@@ -21,13 +21,13 @@ import java.util.TreeMap;
 import java.util.regex.Pattern;
 
 /**
- * A WeChat Pay v3 channel's keys (CONTRACT.md §5, §9).
+ * A WeChat Pay v3 channel's keys (docs/wechatpay-v3-setup.md "Properties form", docs/api.md "Active query").
  *
  * @param appIds the accepted {@code appid}s
  * @param mchId the {@code mchid}
  * @param apiV3Key the 32 bytes of the API v3 key (AES-256-GCM)
  * @param platformKeys the platform certificates' or public keys' RSA keys, by {@code Wechatpay-Serial}
- * @param queryEnabled whether the service queries this channel's PENDING orders (CONTRACT.md §9)
+ * @param queryEnabled whether the service queries this channel's PENDING orders (docs/api.md "Active query")
  * @param apiBaseUrl the API root queries go to, without a trailing {@code /}
  * @param merchantPrivateKey the merchant API private key that signs queries (null when not configured)
  * @param merchantSerial the serial of the merchant API certificate, the {@code serial_no} of a query's
@@ -52,10 +52,10 @@ public record WechatV3Keys(
     /** WeChat's {@code out_trade_no} is at most 32 characters. */
     static final int MAX_OUT_TRADE_NO = 32;
 
-    /** WeChat Pay's API root (PROTOCOLS.md §8); a channel's {@code api-base-url} replaces it. */
+    /** WeChat Pay's documented API root; a channel's {@code api-base-url} replaces it. */
     static final String DEFAULT_API_BASE_URL = "https://api.mch.weixin.qq.com";
 
-    /** The id prefix of a WeChat Pay public key, as opposed to a platform certificate's serial (PROTOCOLS.md §2.3). */
+    /** The id prefix of a WeChat Pay public key, as opposed to a platform certificate's serial (WeChat Pay's public key ids are {@code PUB_KEY_ID_…}; see docs/wechatpay-v3-setup.md "What you need from the WeChat Pay merchant platform"). */
     static final String PUBLIC_KEY_ID_PREFIX = "PUB_KEY_ID_";
 
     /**
@@ -149,7 +149,7 @@ public record WechatV3Keys(
     }
 
     /**
-     * The {@code Wechatpay-Serial} a query sends (CONTRACT.md §9): WeChat signs its answer with the platform key that
+     * The {@code Wechatpay-Serial} a query sends (docs/api.md "Active query"): WeChat signs its answer with the platform key that
      * header names. A {@code PUB_KEY_ID_…} key when there is one — WeChat Pay's public key, which replaces the
      * certificates; if several are configured (a rotation of public keys), the lexicographically first, so that
      * every replica asks for the same one —, else the only platform key, else the certificate that expires last (as

@@ -25,7 +25,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 
 /**
- * The WeChat Pay v3 order query (CONTRACT.md §9, PROTOCOLS.md §8): {@code GET
+ * The WeChat Pay v3 order query (docs/api.md "Active query"; WeChat Pay's v3 query API): {@code GET
  * {api-base-url}/v3/pay/transactions/out-trade-no/{outTradeNo}?mchid={mch-id}}, authorised with a SHA256withRSA
  * signature of the merchant API key over the request ({@code WECHATPAY2-SHA256-RSA2048}, as wechatpay-java's
  * {@code WechatPay2Credential} builds it). A {@code 2xx} answer's {@code Wechatpay-*} headers are checked exactly as
@@ -73,7 +73,7 @@ public class WechatV3Query implements OrderQuery {
 
     /**
      * The request URI: the order number and mchid URL-encoded as wechatpay-java's {@code UrlEncoder} does (UTF-8
-     * {@code URLEncoder}; CONTRACT.md's order numbers need it only for {@code |}).
+     * {@code URLEncoder}; our order numbers need it only for {@code |}).
      */
     static URI uri(WechatV3Keys keys, String outTradeNo) {
         return URI.create(keys.apiBaseUrl() + PATH + URLEncoder.encode(outTradeNo, StandardCharsets.UTF_8) + "?mchid="
@@ -90,7 +90,7 @@ public class WechatV3Query implements OrderQuery {
         return "GET\n" + target + "\n" + timestamp + "\n" + nonce + "\n\n";
     }
 
-    /** The {@code Authorization} header value, its parameters in the order CONTRACT.md §9 gives them. */
+    /** The {@code Authorization} header value, its parameters in the order of WeChat Pay's documented header. */
     static String authorization(WechatV3Keys keys, String target, long timestamp, String nonce) {
         String signature = QuerySigning.sha256WithRsa(
                 keys.merchantPrivateKey(), message(target, timestamp, nonce).getBytes(StandardCharsets.UTF_8));
@@ -98,7 +98,7 @@ public class WechatV3Query implements OrderQuery {
                 + "\",timestamp=\"" + timestamp + "\",serial_no=\"" + keys.merchantSerial() + "\"";
     }
 
-    /** Checks and classifies an answer (CONTRACT.md §9). */
+    /** Checks and classifies an answer (docs/api.md "Active query"). */
     QueryAnswer answer(Channel channel, WechatV3Keys keys, String outTradeNo, QueryHttp.Answer answer) {
         String name = channel.name();
         int status = answer.status();

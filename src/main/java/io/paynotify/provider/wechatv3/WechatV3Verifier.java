@@ -15,7 +15,7 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * The v3 header signature (PROTOCOLS.md §2.3), checked on the raw body before any JSON is read: SHA256withRSA
+ * The v3 header signature (WeChat Pay v3 signing rules), checked on the raw body before any JSON is read: SHA256withRSA
  * (PKCS#1 v1.5) over {@code timestamp\nnonce\nbody\n} with the key that {@code Wechatpay-Serial} names among the
  * channel's platform keys, then {@code |now − Wechatpay-Timestamp| ≤ 300 s} in either direction.
  *
@@ -24,7 +24,7 @@ import java.util.regex.Pattern;
  * public key, needs no downtime. Freshness is checked after the signature on purpose: a STALE rejection then means
  * "genuine but old or our clock is off" (worth an alarm), never a forgery.
  *
- * <p>The answers to active queries (CONTRACT.md §9) carry the same headers and are checked by the same code, on
+ * <p>The answers to active queries (docs/api.md "Active query") carry the same headers and are checked by the same code, on
  * their headers and body as received.
  */
 final class WechatV3Verifier {
@@ -37,9 +37,9 @@ final class WechatV3Verifier {
 
     /** The only signature type accepted where the header is sent (the SM2 variant is not supported). */
     static final String RSA_SIGNATURE_TYPE = "WECHATPAY2-SHA256-RSA2048";
-    /** WeChat's deliberate bad-signature probes (PROTOCOLS.md P2): refused like any other bad signature. */
+    /** WeChat's deliberate bad-signature probes (docs/wechatpay-v3-setup.md "Operational notes"): refused like any other bad signature. */
     static final String PROBE_PREFIX = "WECHATPAY/SIGNTEST/";
-    /** The freshness window, both directions (CONTRACT.md §2). */
+    /** The freshness window, both directions (docs/wechatpay-v3-setup.md "How a delivery is checked"). */
     static final long MAX_SKEW_SECONDS = 300;
 
     /** Unix seconds; twelve digits is far beyond any real time and keeps the arithmetic from overflowing. */

@@ -9,7 +9,7 @@ import java.util.OptionalLong;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The retry schedule of CONTRACT.md §8: steps with ±20 % jitter, Retry-After as a floor capped at an hour. */
+/** The retry schedule of docs/api.md "Webhooks": steps with ±20 % jitter, Retry-After as a floor capped at an hour. */
 @Tag("unit")
 class RetryScheduleTest {
 

@@ -9,7 +9,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** CONTRACT.md §1 "amount compared": WeChat's ^[0-9]{1,10}$ fen, ASCII only. */
+/** WeChat's amounts as compared with the order: ^[0-9]{1,10}$ fen, ASCII only. */
 @Tag("unit")
 class MinorUnitsTest {
 

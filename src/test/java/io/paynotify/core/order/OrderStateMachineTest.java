@@ -18,7 +18,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
-/** Every cell of CONTRACT.md §1's outcome matrix, and its precedence rules, on the pure state machine. */
+/** Every cell of the outcome matrix (docs/state-machine.md), and its precedence rules, on the pure state machine. */
 @Tag("unit")
 class OrderStateMachineTest {
 
@@ -46,7 +46,8 @@ class OrderStateMachineTest {
 
     static VerifiedNotification n(NotifyClass cls, Long amount, String currency, boolean finished, boolean mismatch) {
         if (cls == NotifyClass.REFUND) {
-            // a v3-shaped refund of 10 on the order's transaction and total: §7 decides it
+            // a v3-shaped refund of 10 on the order's transaction and total: the refund table of docs/api.md "Refunds"
+            // decides it
             return VerifiedNotification.builder(
                             Provider.WECHATPAY_V3, "wx3", "O1", cls, "SUCCESS", new byte[0], Instant.EPOCH)
                     .transactionId(TXN)

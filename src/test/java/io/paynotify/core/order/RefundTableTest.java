@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
- * The refund table of CONTRACT.md §7, row by row and in its order (first match wins), on the pure state machine.
+ * The refund table of docs/api.md "Refunds", row by row and in its order (first match wins), on the pure state machine.
  * The order is paid 1000 fen on T-1 unless a row needs otherwise.
  */
 @Tag("unit")

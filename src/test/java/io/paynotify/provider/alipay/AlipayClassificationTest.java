@@ -34,7 +34,7 @@ import org.junit.jupiter.params.provider.NullSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * What an Alipay notice means (CONTRACT.md §1), without Quarkus: the {@link NotifyClass} of each trade_status,
+ * What an Alipay notice means (docs/api.md "How a notification is handled"), without Quarkus: the {@link NotifyClass} of each trade_status,
  * refunds that arrive as TRADE_SUCCESS or TRADE_CLOSED, the compared amount and the account ids. What each class
  * then does to an order is the pure state machine's ({@code OrderStateMachineTest}); the Alipay-only rows it does
  * not show (TRADE_FINISHED) are at the end, fed with what the adapter produced.

@@ -14,7 +14,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** CONTRACT.md §1: Alipay amounts ^[0-9]{1,9}(\.[0-9]{1,2})?$ yuan to fen exactly, ASCII only; times in Beijing. */
+/** Alipay amounts ^[0-9]{1,9}(\.[0-9]{1,2})?$ yuan to fen exactly, ASCII only; times in Beijing. */
 @Tag("unit")
 class AlipayFormatsTest {
 
@@ -71,7 +71,8 @@ class AlipayFormatsTest {
 
     @Test
     void hugeExponentsAreRefusedWithoutScaling() {
-        // BigDecimal("1E+5000000").setScale(2) takes seconds (THREATS.md AMT-04); the pattern runs first
+        // BigDecimal("1E+5000000").setScale(2) takes seconds of CPU (an amount-format denial of service); the pattern
+        // runs first
         assertTimeoutPreemptively(Duration.ofSeconds(2), () -> {
             for (int i = 0; i < 1000; i++) {
                 assertNull(AlipayFormats.yuanToFen("1E+5000000"));

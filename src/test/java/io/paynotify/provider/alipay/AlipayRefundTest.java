@@ -14,7 +14,7 @@ import java.time.Instant;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** What an Alipay refund notice on the payment URL says about its refund (CONTRACT.md §7). */
+/** What an Alipay refund notice on the payment URL says about its refund (docs/api.md "Refunds"). */
 @Tag("unit")
 class AlipayRefundTest {
 

@@ -14,7 +14,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** PROTOCOLS.md §3.4: the V1 signing string, on the documented example parameters; no Quarkus boot. */
+/** Alipay's V1 notification signing string, on Alipay's documented example parameters; no Quarkus boot. */
 @Tag("unit")
 class AlipaySignatureTest {
 

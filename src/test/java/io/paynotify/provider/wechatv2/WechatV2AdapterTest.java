@@ -91,7 +91,7 @@ class WechatV2AdapterTest {
 
     @Test
     void absentSignTypeWithA64HexSignIsHmac() {
-        // PROTOCOLS.md P7: notices for HMAC orders may come without sign_type
+        // WeChat Pay v2 known pitfall: notices for HMAC orders may come without sign_type
         Notice n = payment();
         assertNull(n.get("sign_type"));
         byte[] body = n.hmac();

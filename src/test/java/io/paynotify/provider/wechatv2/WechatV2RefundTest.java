@@ -24,7 +24,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** What a v2 refund notice (decrypted req_info) says about its refund (CONTRACT.md §7). */
+/** What a v2 refund notice (decrypted req_info) says about its refund (docs/api.md "Refunds"). */
 @Tag("unit")
 class WechatV2RefundTest {
 

@@ -15,7 +15,7 @@ import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
-/** The public v2 vectors of PROTOCOLS.md §1.4 and §1.8, without booting Quarkus. */
+/** The public WeChat Pay v2 vectors (the documented signing example, and wechatpay-php's AES-256-ECB vector), without booting Quarkus. */
 @Tag("unit")
 class WechatV2SignatureTest {
 
@@ -92,7 +92,8 @@ class WechatV2SignatureTest {
 
     @Test
     void aes256EcbVector() throws Exception {
-        // PROTOCOLS.md §1.8 (wechatpay-php AesEcbTest): the cipher the decryptor uses, with its published vector
+        // WeChat Pay v2 refund decryption (wechatpay-php AesEcbTest): the cipher the decryptor uses, with its published
+        // vector
         Cipher c = Cipher.getInstance("AES/ECB/PKCS5Padding");
         c.init(
                 Cipher.DECRYPT_MODE,

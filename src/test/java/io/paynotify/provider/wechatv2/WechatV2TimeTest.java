@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** CONTRACT.md §1 "times": v2 time_end is Beijing time (UTC+08:00), whatever the JVM's zone. */
+/** WeChat Pay v2 times: time_end is Beijing time (UTC+08:00), whatever the JVM's zone. */
 @Tag("unit")
 class WechatV2TimeTest {
 

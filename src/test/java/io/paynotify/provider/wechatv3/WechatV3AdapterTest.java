@@ -39,7 +39,7 @@ import org.junit.jupiter.params.provider.NullAndEmptySource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * WeChat Pay v3 deliveries checked by the adapter in the order of CONTRACT.md §2, with a fixed clock: the headers
+ * WeChat Pay v3 deliveries checked by the adapter in the order of docs/api.md "How a notification is handled", with a fixed clock: the headers
  * and signature over the raw bytes, freshness (401), the envelope (400), decryption (401), the resource (400).
  * Whether a refused delivery is stored or how it is answered over HTTP is {@code WechatV3NotifyTest}'s; which class
  * an accepted one is, {@code WechatV3ClassificationTest}'s.

@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * CONTRACT.md §1 "classes", the v3 rows, and the strict amount of CONTRACT.md §1 "amount compared": on the mapping
+ * The notification classes (docs/api.md "How a notification is handled"), the v3 rows, and the strict amount comparison (docs/api.md "Edge cases and how they are decided"): on the mapping
  * functions, and on whole notices through the adapter (the provider's part of the outcome matrix: which class, and
  * the fields the state machine decides on). What each class does to an order of each state is
  * {@code OrderStateMachineTest}'s.

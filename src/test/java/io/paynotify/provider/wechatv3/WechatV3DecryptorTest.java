@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class WechatV3DecryptorTest {
 
-    /** PROTOCOLS.md §2.4, from wechatpay-java's AeadAesCipherTest (recomputed there with Python cryptography). */
+    /** The AEAD_AES_256_GCM vector of WeChat Pay v3 resource decryption, from wechatpay-java's AeadAesCipherTest (recomputed there with Python cryptography). */
     static final byte[] KEY = "a7cde1ZJB1kG2e7VfTs3jQzaWizur8Gb".getBytes(StandardCharsets.UTF_8);
 
     static final String NONCE = "uluk4a9R25RW";

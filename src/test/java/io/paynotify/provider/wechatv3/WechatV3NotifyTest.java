@@ -28,7 +28,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * {@code POST /notify/wechatpay-v3/{channel}} over real HTTP and the real database: what only the route and the
- * intake decide (CONTRACT.md §1, §2). Every verification, freshness, decryption and classification case runs
+ * intake decide (docs/api.md "Notify API"). Every verification, freshness, decryption and classification case runs
  * without HTTP in {@code WechatV3AdapterTest} and {@code WechatV3ClassificationTest}.
  */
 @QuarkusTest

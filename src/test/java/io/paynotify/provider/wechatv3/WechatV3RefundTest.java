@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** What a v3 REFUND.* notice says about its refund (CONTRACT.md §7). */
+/** What a v3 REFUND.* notice says about its refund (docs/api.md "Refunds"). */
 @Tag("unit")
 class WechatV3RefundTest {
 
