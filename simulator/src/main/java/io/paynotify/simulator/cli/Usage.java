@@ -10,7 +10,7 @@ public final class Usage {
 
     static final String SERVE = """
             serve [--port 8090]
-              Runs the fake WeChat Pay and Alipay gateways that paynotify's active query (CONTRACT.md §9) calls in the
+              Runs the fake WeChat Pay and Alipay gateways that paynotify's active query (docs/api.md#active-query) calls in the
               dev profile. Script what a trade's query answers with its control API:
                 curl -X PUT http://127.0.0.1:8090/_sim/trades/ORDER-1 -H 'Content-Type: application/json' \\
                      -d '{"state":"PAID","amount":100}'
@@ -21,7 +21,7 @@ public final class Usage {
                     [--out-trade-no X] [--amount FEN] [--transaction-id T] [--refund FEN]
                     [--sign-type MD5|HMAC-SHA256] [--speed N] [--client ID] [--channels-file F]
               Sends correctly signed notifications to a running paynotify, exactly as the channel's provider would, and
-              checks each answer against CONTRACT.md §2. Without --out-trade-no it first registers a new order through
+              checks each answer against docs/api.md#notify-api. Without --out-trade-no it first registers a new order through
               the merchant API (client dev-shop), except for the evil kinds.
               kinds:
                 pay        a payment notice

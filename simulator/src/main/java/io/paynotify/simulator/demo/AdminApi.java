@@ -10,7 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** The read calls of paynotify's admin API (CONTRACT.md §4) the demo shows, with a bearer token. */
+/** The read calls of paynotify's admin API (docs/api.md#admin-api) the demo shows, with a bearer token. */
 final class AdminApi {
 
     private static final ObjectMapper JSON = new ObjectMapper();

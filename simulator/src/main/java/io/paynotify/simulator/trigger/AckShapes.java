@@ -2,7 +2,7 @@ package io.paynotify.simulator.trigger;
 
 import java.util.regex.Pattern;
 
-/** The acknowledgement bodies of CONTRACT.md §2, recognised exactly where the contract fixes them. */
+/** The acknowledgement bodies of docs/api.md#notify-api, recognised exactly where the contract fixes them. */
 final class AckShapes {
 
     /** The one success body a v2 notice may get. */

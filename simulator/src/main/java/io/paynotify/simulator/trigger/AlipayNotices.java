@@ -10,7 +10,7 @@ import java.util.Optional;
 import java.util.TreeMap;
 
 /**
- * Alipay asynchronous notices (PROTOCOLS.md §3): a form-urlencoded body in the trade's charset (here UTF-8), signed
+ * Alipay asynchronous notices (Alipay documentation): a form-urlencoded body in the trade's charset (here UTF-8), signed
  * RSA2 (SHA256withRSA) by Alipay's key over every parameter but {@code sign} and {@code sign_type}, empty values
  * dropped, sorted by name and joined {@code k=v&...} with the decoded values ({@code rsaCheckV1}'s content).
  */
@@ -36,7 +36,7 @@ final class AlipayNotices implements Notices {
     /**
      * Alipay reports a refund on the trade's own notify URL: a full refund as {@code TRADE_CLOSED}, a partial one as
      * {@code TRADE_SUCCESS}, with {@code refund_fee} (the trade's total refunded so far), {@code gmt_refund} and the
-     * refund request's {@code out_biz_no} (PROTOCOLS.md §3.3, P22).
+     * refund request's {@code out_biz_no} (Alipay's refund notification documentation).
      */
     @Override
     public Notice refund(Trade trade) {

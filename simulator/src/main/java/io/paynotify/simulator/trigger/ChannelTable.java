@@ -23,7 +23,7 @@ import java.util.regex.Pattern;
 /**
  * The channels and merchant clients the simulator knows: the dev profile's by default, or those of a properties
  * file written with paynotify's own keys ({@code paynotify.channels."<name>".*}, {@code paynotify.clients."<id>".*},
- * CONTRACT.md §5) plus the provider-side secrets paynotify never holds:
+ * docs/operations.md#configuration) plus the provider-side secrets paynotify never holds:
  *
  * <pre>
  * paynotify.channels."v3".platform-private-key=...   # WeChat v3 platform key (PKCS#8 PEM, base64, or file:PATH)

@@ -1,7 +1,7 @@
 package io.paynotify.simulator.trigger;
 
 /**
- * What paynotify should answer to one notification, per CONTRACT.md §1–§2: its success ack, or a failure ack with a
+ * What paynotify should answer to one notification, per docs/api.md#notify-api: its success ack, or a failure ack with a
  * given status; {@code why} names the rule, for the person reading the output.
  */
 public record Expectation(boolean success, int status, String why) {

@@ -13,7 +13,7 @@ import java.util.HexFormat;
 import java.util.UUID;
 
 /**
- * paynotify's merchant API (CONTRACT.md §3) as a merchant's backend calls it: every request signed with
+ * paynotify's merchant API (docs/api.md#merchant-api) as a merchant's backend calls it: every request signed with
  * {@code X-Signature} = lowercase hex HMAC-SHA256(secret, METHOD\nTARGET\nX-Timestamp\nIdempotency-Key\nBODY), every
  * POST with a new {@code Idempotency-Key}.
  */
@@ -77,7 +77,7 @@ public final class MerchantApi {
         return http.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
     }
 
-    /** The merchant signature of CONTRACT.md §3; {@code idempotencyKey} null signs as empty. */
+    /** The merchant signature of docs/api.md#merchant-api; {@code idempotencyKey} null signs as empty. */
     public static String signature(
             String secret, String method, String target, String timestamp, String idempotencyKey, byte[] body) {
         byte[] head = (method + "\n" + target + "\n" + timestamp + "\n" + (idempotencyKey == null ? "" : idempotencyKey)
@@ -91,7 +91,7 @@ public final class MerchantApi {
 
     /**
      * A path segment percent-encoded outside RFC 3986 {@code pchar}: order numbers may hold {@code |}, which must go
-     * as {@code %7C} (CONTRACT.md §3); {@code *}, {@code -} and {@code _} stay.
+     * as {@code %7C} (docs/api.md#merchant-api); {@code *}, {@code -} and {@code _} stay.
      */
     public static String segment(String value) {
         return URLEncoder.encode(value, StandardCharsets.UTF_8)

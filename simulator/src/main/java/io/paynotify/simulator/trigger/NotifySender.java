@@ -13,7 +13,7 @@ import java.time.Duration;
 /** Posts notices to paynotify as a provider's servers would, and reads the answer. */
 public final class NotifySender {
 
-    /** Providers give up on an answer after about 5 s (PROTOCOLS.md §1.6, §2.6); the simulator waits a bit longer. */
+    /** Providers give up on an answer after about 5 s (WeChat Pay's documented retry schedule); the simulator waits a bit longer. */
     private static final Duration TIMEOUT = Duration.ofSeconds(10);
 
     private final HttpClient http;

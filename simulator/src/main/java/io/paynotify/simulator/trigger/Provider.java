@@ -4,8 +4,8 @@ import java.time.Duration;
 import java.util.List;
 
 /**
- * The three provider protocols a channel speaks, with the path paynotify receives each on (CONTRACT.md §2) and the
- * schedule on which the provider re-sends a notice that was not acknowledged (PROTOCOLS.md §1.6, §2.6, §3.8).
+ * The three provider protocols a channel speaks, with the path paynotify receives each on (docs/api.md#notify-api) and the
+ * schedule on which the provider re-sends a notice that was not acknowledged (the providers' documented retry schedules).
  */
 public enum Provider {
     WECHATPAY_V2("wechatpay", "WeChat Pay v2", Schedules.WECHAT),
@@ -55,7 +55,7 @@ public enum Provider {
     }
 
     private static final class Schedules {
-        /** 15s/15s/30s/3m/10m/20m/30m/30m/30m/60m/3h/3h/3h/6h/6h, 24 h 4 min in all (PROTOCOLS.md §1.6, §2.6). */
+        /** 15s/15s/30s/3m/10m/20m/30m/30m/30m/60m/3h/3h/3h/6h/6h, 24 h 4 min in all (WeChat Pay's documented retry schedule). */
         static final List<Duration> WECHAT = List.of(
                 Duration.ofSeconds(15),
                 Duration.ofSeconds(15),
@@ -73,7 +73,7 @@ public enum Provider {
                 Duration.ofHours(6),
                 Duration.ofHours(6));
 
-        /** 4m,10m,10m,1h,2h,6h,15h: 8 deliveries in about 25 h (PROTOCOLS.md §3.8). */
+        /** 4m,10m,10m,1h,2h,6h,15h: 8 deliveries in about 25 h (Alipay's documented retry schedule). */
         static final List<Duration> ALIPAY = List.of(
                 Duration.ofMinutes(4),
                 Duration.ofMinutes(10),

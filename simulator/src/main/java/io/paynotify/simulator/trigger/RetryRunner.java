@@ -14,7 +14,7 @@ final class RetryRunner {
         void sleep(Duration d) throws InterruptedException;
     }
 
-    /** The statuses CONTRACT.md §2 allows for a failure ack. */
+    /** The statuses docs/api.md#notify-api allows for a failure ack. */
     private static final List<Integer> FAILURE_STATUSES = List.of(400, 401, 404, 413, 422, 503);
 
     private final NotifySender sender;
@@ -44,12 +44,12 @@ final class RetryRunner {
                         exact,
                         exact
                                 ? "acknowledged: " + provider.displayName() + " stops re-sending"
-                                : "acknowledged, but not with the exact success ack of CONTRACT.md §2");
+                                : "acknowledged, but not with the exact success ack of docs/api.md#notify-api");
                 return allConforming && exact;
             }
             boolean failureAck = isFailureAck(provider, answer);
             allConforming &= failureAck;
-            String shape = failureAck ? "a failure ack" : "NOT a failure ack of CONTRACT.md §2";
+            String shape = failureAck ? "a failure ack" : "NOT a failure ack of docs/api.md#notify-api";
             if (i == deliveries - 1) {
                 log.recordAttempt(
                         notice,

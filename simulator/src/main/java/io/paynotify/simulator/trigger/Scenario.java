@@ -3,7 +3,7 @@ package io.paynotify.simulator.trigger;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The notices one {@code trigger} kind sends, in order, each with the answer CONTRACT.md says paynotify gives. */
+/** The notices one {@code trigger} kind sends, in order, each with the answer docs/api.md says paynotify gives. */
 final class Scenario {
 
     private Scenario() {}
@@ -27,16 +27,16 @@ final class Scenario {
                 }
                 steps.add(new Step(
                         notices.refund(trade),
-                        Expectation.successAck("a refund SUCCESS on the paid order is APPLIED (CONTRACT.md §7)")));
+                        Expectation.successAck("a refund SUCCESS on the paid order is APPLIED (docs/api.md#refunds)")));
             }
             case CLOSE ->
                 steps.add(new Step(
                         notices.close(trade)
                                 .orElseThrow(() -> new NotApplicable(
                                         provider.displayName() + " sends no notification when a trade closes"
-                                                + " (CONTRACT.md §1), so nothing is sent."
+                                                + " (docs/state-machine.md), so nothing is sent."
                                                 + " paynotify learns of it from the merchant API's close call or from"
-                                                + " the active query (CONTRACT.md §9).",
+                                                + " the active query (docs/api.md#active-query).",
                                         true)),
                         Expectation.successAck("TRADE_CLOSED on a PENDING order is APPLIED: the order is CLOSED")));
             case DUPLICATE -> {
@@ -49,7 +49,7 @@ final class Scenario {
             case TAMPERED ->
                 steps.add(new Step(
                         notices.tampered(trade),
-                        Expectation.failureAck(401, "the signature no longer covers the body (CONTRACT.md §2: 401)")));
+                        Expectation.failureAck(401, "the signature no longer covers the body (docs/api.md#notify-api: 401)")));
             case STALE ->
                 steps.add(new Step(
                         notices.stale(trade)
@@ -57,25 +57,25 @@ final class Scenario {
                                         "stale needs a WeChat Pay v3 channel: " + provider.displayName()
                                                 + " notices carry no signed timestamp that a receiver must check",
                                         false)),
-                        Expectation.failureAck(401, "|now - Wechatpay-Timestamp| > 300 s (CONTRACT.md §2: 401)")));
+                        Expectation.failureAck(401, "|now - Wechatpay-Timestamp| > 300 s (docs/api.md#notify-api: 401)")));
             case XXE ->
                 steps.add(new Step(
                         notices.xxe(trade, entityUrl)
                                 .orElseThrow(() -> new NotApplicable(
                                         "xxe needs a WeChat Pay v2 channel: only v2 notices are XML", false)),
-                        Expectation.failureAck(400, "XML with a DOCTYPE is refused unparsed (CONTRACT.md §2: 400)")));
+                        Expectation.failureAck(400, "XML with a DOCTYPE is refused unparsed (docs/api.md#notify-api: 400)")));
             case WRONG_APP ->
                 steps.add(new Step(
                         notices.wrongApp(trade),
                         Expectation.failureAck(
                                 422,
-                                "ACCOUNT_MISMATCH: the app id is not the channel's (CONTRACT.md §1: failure, 422)")));
+                                "ACCOUNT_MISMATCH: the app id is not the channel's (docs/state-machine.md: failure, 422)")));
             case RETRIES -> throw new IllegalArgumentException("retries is run by RetryRunner");
         }
         return steps;
     }
 
     private static Expectation paid() {
-        return Expectation.successAck("a payment of the order's amount on a PENDING order is APPLIED (CONTRACT.md §1)");
+        return Expectation.successAck("a payment of the order's amount on a PENDING order is APPLIED (docs/state-machine.md)");
     }
 }

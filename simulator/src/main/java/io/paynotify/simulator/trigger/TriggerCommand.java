@@ -17,7 +17,7 @@ import java.util.Set;
 /**
  * {@code trigger <kind> --channel C ...}: sends one kind of notification to a running paynotify exactly as the
  * channel's provider would, prints every send and its answer, and exits 0 only when every answer was the one
- * CONTRACT.md prescribes.
+ * docs/api.md prescribes.
  */
 public final class TriggerCommand {
 

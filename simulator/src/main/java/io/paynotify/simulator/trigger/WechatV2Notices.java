@@ -10,7 +10,7 @@ import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * WeChat Pay API v2 notices (PROTOCOLS.md §1): an {@code <xml>} body whose {@code sign} is MD5 or HMAC-SHA256 over
+ * WeChat Pay API v2 notices (WeChat Pay v2 documentation): an {@code <xml>} body whose {@code sign} is MD5 or HMAC-SHA256 over
  * every non-empty field but {@code sign}, sorted, joined {@code k=v&...}, then {@code &key=<api key>}, as uppercase
  * hex; refund notices carry no {@code sign} but an encrypted {@code req_info} (§1.8).
  */

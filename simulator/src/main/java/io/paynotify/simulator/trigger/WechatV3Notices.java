@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * WeChat Pay API v3 notices (PROTOCOLS.md §2): a JSON envelope whose {@code resource} is AEAD_AES_256_GCM with the
+ * WeChat Pay API v3 notices (WeChat Pay v3 documentation): a JSON envelope whose {@code resource} is AEAD_AES_256_GCM with the
  * API v3 key, signed SHA256withRSA by the platform key over {@code timestamp\nnonce\nbody\n}, the signature and its
  * inputs in the {@code Wechatpay-*} headers.
  */
