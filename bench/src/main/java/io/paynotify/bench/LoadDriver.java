@@ -683,10 +683,10 @@ public final class LoadDriver {
         totalErrors += s.errors();
         totalLost += s.lost();
         log("%-8s %7.0f/s %3d s: ok %d, errors %d, lost %d; p50 %.1f ms p99 %.1f ms p99.9 %.1f ms max %.1f ms;"
-                + " CPU us/notification: service %.0f, postgres %.0f, driver %.0f%s",
+                + " CPU us/notification: service %.0f, postgres %.0f, driver %.0f; load %s%s",
                 label, rate, seconds, s.ok(), s.errors(), s.lost(), s.p(50), s.p(99), s.p(99.9),
                 s.latency().getMaxValue() / 1000.0, s.cpu().service(), s.cpu().postgres(), s.cpu().driver(),
-                sustained(s) ? "" : "  (not sustained)");
+                loadAverage(), sustained(s) ? "" : "  (not sustained)");
         return s;
     }
 
@@ -1016,6 +1016,15 @@ public final class LoadDriver {
             return (Long.parseLong(f[11]) + Long.parseLong(f[12])) * 10_000.0;
         } catch (IOException | RuntimeException e) {
             return 0;
+        }
+    }
+
+    /** The 1-minute load average at the end of a step: how much the machine's neighbours took. */
+    private static String loadAverage() {
+        try {
+            return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+        } catch (IOException | RuntimeException e) {
+            return "?";
         }
     }
 

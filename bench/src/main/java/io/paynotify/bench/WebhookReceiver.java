@@ -60,8 +60,9 @@ final class WebhookReceiver implements AutoCloseable {
         });
         this.server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), 64);
         AtomicInteger n = new AtomicInteger();
-        // the service has at most 4 attempts per client in flight (DeliveryWorker.PER_CLIENT): 4 threads never queue
-        this.pool = Executors.newFixedThreadPool(4, r -> {
+        // the service means to have at most 4 attempts per client in flight (DeliveryWorker.PER_CLIENT), but one claim
+        // may add 4 to the 3 still running: 8 threads, so that no delivery waits here for a thread
+        this.pool = Executors.newFixedThreadPool(8, r -> {
             Thread t = new Thread(r, "webhook-receiver-" + n.incrementAndGet());
             t.setDaemon(true);
             return t;
