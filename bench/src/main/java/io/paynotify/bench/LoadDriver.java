@@ -281,8 +281,8 @@ public final class LoadDriver {
         t.append(String.format(Locale.ROOT, "| service max sustained rate, no webhook subscribed | %,.0f notifications/s (p99 %.1f ms, %d errors, %d lost over %d s) |%n",
                 max, atMax.p(99), atMax.errors(), atMax.lost(), (long) atMax.seconds()));
         t.append(String.format(Locale.ROOT,
-                "| CPU per notification at the max rate | service %.0f us, its PostgreSQL backends %.0f us, load driver %.0f us |%n",
-                atMax.cpu().service(), atMax.cpu().postgres(), atMax.cpu().driver()));
+                "| CPU per notification at the max rate | service %.0f us (%.0f of them its JIT compiler), its PostgreSQL backends %.0f us, load driver %.0f us |%n",
+                atMax.cpu().service(), atMax.cpu().jit(), atMax.cpu().postgres(), atMax.cpu().driver()));
         t.append(String.format(Locale.ROOT, "| pgbench ceiling (same SQL, same concurrency) | %,.0f transactions/s |%n", pgbench));
         t.append(String.format(Locale.ROOT, "| ratio service / pgbench | %.2f |%n", max / pgbench));
         for (var e : at.entrySet()) {
@@ -313,6 +313,7 @@ public final class LoadDriver {
             b.setProperty("max.cpu.postgres", Double.toString(atMax.cpu().postgres()));
             b.setProperty("half.rate", Double.toString(half.rate()));
             b.setProperty("half.cpu.service", Double.toString(half.cpu().service()));
+            b.setProperty("half.cpu.jit", Double.toString(half.cpu().jit()));
             b.setProperty("half.cpu.postgres", Double.toString(half.cpu().postgres()));
             b.setProperty("half.p50", Double.toString(half.p(50)));
             b.setProperty("half.p99", Double.toString(half.p(99)));
@@ -409,21 +410,25 @@ public final class LoadDriver {
             var t = new StringBuilder();
             t.append(String.format(Locale.ROOT,
                     "| service max sustained rate, webhook subscribed | %,.0f notifications/s (p99 %.1f ms, %d errors,"
-                            + " %d lost over %d s); CPU per notification: service %.0f us, PostgreSQL %.0f us;"
-                            + " %,d deliveries pending at its end, %s %.1f s later |%n",
+                            + " %d lost over %d s); CPU per notification: service %.0f us (%.0f of them its JIT"
+                            + " compiler), PostgreSQL %.0f us; %,d deliveries pending at its end, %s %.1f s later |%n",
                     max, atMax.p(99), atMax.errors(), atMax.lost(), (long) atMax.seconds(), atMax.cpu().service(),
-                    atMax.cpu().postgres(), pendingAfterMax, drained ? "all delivered" : "NOT all delivered",
+                    atMax.cpu().jit(), atMax.cpu().postgres(), pendingAfterMax, drained ? "all delivered" : "NOT all delivered",
                     drainSeconds));
             t.append(String.format(Locale.ROOT,
                     "| **cost of the webhook outbox** | **%.1f %%** fewer notifications/s (1 - %,.0f / %,.0f); goal"
                             + " <= 15 %%: %s |%n",
                     cost * 100, max, without, Double.isNaN(cost) ? "not measured" : cost <= GOAL_COST ? "met" : "not met"));
+            double baseService = Double.parseDouble(baseline.getProperty("half.cpu.service", "NaN"));
+            double baseJit = Double.parseDouble(baseline.getProperty("half.cpu.jit", "NaN"));
             t.append(String.format(Locale.ROOT,
-                    "| CPU per notification at 50 %%, without / with webhook | service %.0f / %.0f us, PostgreSQL"
-                            + " %.0f / %.0f us (at %,.0f/s and %,.0f/s) |%n",
-                    Double.parseDouble(baseline.getProperty("half.cpu.service", "NaN")), half.cpu().service(),
+                    "| CPU per notification at 50 %%, without / with webhook | service without its JIT threads"
+                            + " %.0f / %.0f us (JIT %.0f / %.0f us), PostgreSQL %.0f / %.0f us (at %,.0f/s and"
+                            + " %,.0f/s); the webhook delivery threads %.0f us per delivered event |%n",
+                    baseService - baseJit, half.cpu().serviceWithoutJit(), baseJit, half.cpu().jit(),
                     Double.parseDouble(baseline.getProperty("half.cpu.postgres", "NaN")), half.cpu().postgres(),
-                    Double.parseDouble(baseline.getProperty("half.rate", "NaN")), half.rate()));
+                    Double.parseDouble(baseline.getProperty("half.rate", "NaN")), half.rate(),
+                    expected.isEmpty() ? Double.NaN : half.cpu().delivery() * half.sent() / expected.size()));
             t.append(String.format(Locale.ROOT,
                     "| latency at 50 %% with the webhook (%,.0f/s, %d s) | p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms,"
                             + " max %.1f ms; %d errors, %d lost |%n",
@@ -683,10 +688,11 @@ public final class LoadDriver {
         totalErrors += s.errors();
         totalLost += s.lost();
         log("%-8s %7.0f/s %3d s: ok %d, errors %d, lost %d; p50 %.1f ms p99 %.1f ms p99.9 %.1f ms max %.1f ms;"
-                + " CPU us/notification: service %.0f, postgres %.0f, driver %.0f; load %s%s",
+                + " CPU us/notification: service %.0f (JIT %.0f, webhook delivery %.0f), postgres %.0f, driver %.0f;"
+                + " load %s%s",
                 label, rate, seconds, s.ok(), s.errors(), s.lost(), s.p(50), s.p(99), s.p(99.9),
-                s.latency().getMaxValue() / 1000.0, s.cpu().service(), s.cpu().postgres(), s.cpu().driver(),
-                loadAverage(), sustained(s) ? "" : "  (not sustained)");
+                s.latency().getMaxValue() / 1000.0, s.cpu().service(), s.cpu().jit(), s.cpu().delivery(),
+                s.cpu().postgres(), s.cpu().driver(), loadAverage(), sustained(s) ? "" : "  (not sustained)");
         return s;
     }
 
@@ -966,13 +972,25 @@ public final class LoadDriver {
     }
 
     /** CPU time in microseconds: the service process, this database's PostgreSQL backends, this driver. */
-    record Cpu(double service, double postgres, double driver) {
+    /**
+     * CPU time in microseconds: the service process, this database's PostgreSQL backends, this driver; and two parts
+     * of the service's: its JIT compiler threads ({@code jit}: warm-up, not per-notification work, and on a busy
+     * two-core machine a large share of a short run) and its webhook delivery threads ({@code delivery}: the worker's
+     * loop, its HTTP client and its recorder, so claim, sign, POST and record).
+     */
+    record Cpu(double service, double postgres, double driver, double jit, double delivery) {
         Cpu minus(Cpu o) {
-            return new Cpu(service - o.service, postgres - o.postgres, driver - o.driver);
+            return new Cpu(service - o.service, postgres - o.postgres, driver - o.driver, jit - o.jit,
+                    delivery - o.delivery);
         }
 
         Cpu per(long n) {
-            return new Cpu(service / n, postgres / n, driver / n);
+            return new Cpu(service / n, postgres / n, driver / n, jit / n, delivery / n);
+        }
+
+        /** The service's CPU without its JIT compiler threads. */
+        double serviceWithoutJit() {
+            return service - jit;
         }
     }
 
@@ -1005,7 +1023,29 @@ public final class LoadDriver {
         }
         var os = (com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
                 .getOperatingSystemMXBean();
-        return new Cpu(service, postgres, os.getProcessCpuTime() / 1000.0);
+        double jit = 0;
+        double delivery = 0;
+        if (opt.containsKey("service-pid")) {
+            try (var tasks = Files.list(Path.of("/proc", opt.get("service-pid"), "task"))) {
+                for (Path t : (Iterable<Path>) tasks::iterator) {
+                    try {
+                        // the kernel keeps 15 characters of a thread's name
+                        String comm = Files.readString(t.resolve("comm")).strip();
+                        if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
+                            jit += ticks(t);
+                        } else if (comm.startsWith("paynotify-webho") || comm.startsWith("HttpClient-")) {
+                            delivery += ticks(t);
+                        }
+                    } catch (IOException gone) {
+                        // the thread ended meanwhile (its time stays in the process's total only)
+                    }
+                }
+            } catch (IOException e) {
+                jit = Double.NaN;
+                delivery = Double.NaN;
+            }
+        }
+        return new Cpu(service, postgres, os.getProcessCpuTime() / 1000.0, jit, delivery);
     }
 
     /** utime + stime of /proc/PID/stat in microseconds (clock ticks of 10 ms). */
