@@ -427,7 +427,7 @@ public final class LoadDriver {
             t.append(String.format(Locale.ROOT,
                     "| service max sustained rate, webhook subscribed | %,.0f notifications/s (p99 %.1f ms, %d errors,"
                             + " %d lost over %d s); CPU per notification: service %.0f us (%.0f of them its JIT"
-                            + " compiler), PostgreSQL %.0f us; %,d deliveries pending at its end, %s %.1f s later |%n",
+                            + " compiler), PostgreSQL %.0f us; deliveries pending at its end: %,d, %s %.1f s later |%n",
                     max, atMax.p(99), atMax.errors(), atMax.lost(), (long) atMax.seconds(), atMax.cpu().service(),
                     atMax.cpu().jit(), atMax.cpu().postgres(), pendingAfterMax, drained ? "all delivered" : "NOT all delivered",
                     drainSeconds));
