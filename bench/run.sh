@@ -3,7 +3,9 @@
 #   builds the service and the bench project, creates a scratch database, starts the service in the prod profile
 #   on 127.0.0.1, measures the PostgreSQL ceiling with pgbench (the intake's own SQL, the service's pool size as
 #   concurrency), then drives the open-loop load (bench/src/main/java/io/paynotify/bench/LoadDriver.java), checks
-#   the database and prints one table. The scratch database and the service are removed at the end.
+#   the database; then restarts the service with a merchant client subscribed to a local webhook receiver (in the
+#   driver), measures the max rate again, and the lag of the order.paid webhooks at 50 % of it; prints one table.
+#   The scratch database and the service are removed at the end.
 #
 # Needs: JDK 17, Maven 3.8, a PostgreSQL 15 reachable at 127.0.0.1:5432 as user postgres without a password (as
 # for the tests), psql and pgbench (postgresql-client-15 / the server package). Everything else comes from Maven.
@@ -20,6 +22,8 @@
 #   SERVICE_JAVA_OPTS   JVM options of the service (default: -Xms256m -Xmx512m)
 #   POOL=n              the service's connection pool size and pgbench's clients (default: the
 #                       quarkus.datasource.jdbc.max-size of application.properties)
+#   WEBHOOK_PORT=18090  the webhook receiver's port on 127.0.0.1
+#   WEBHOOKS=0          skip the webhook run (max rate with a subscribed webhook, delivery lag)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -30,6 +34,8 @@ DUP=${DUP:-0.5}
 STEP_SECONDS=${STEP_SECONDS:-15}
 PGBENCH_SECONDS=${PGBENCH_SECONDS:-15}
 SERVICE_JAVA_OPTS=${SERVICE_JAVA_OPTS:--Xms256m -Xmx512m}
+WEBHOOK_PORT=${WEBHOOK_PORT:-18090}
+WEBHOOKS=${WEBHOOKS:-1}
 PGHOST=127.0.0.1
 PGUSER=postgres
 export PGHOST PGUSER
@@ -44,11 +50,16 @@ for tool in java mvn psql "$PGBENCH"; do
 done
 psql -d postgres -Atqc 'select 1' >/dev/null || { echo "run.sh: PostgreSQL is not reachable at 127.0.0.1:5432" >&2; exit 2; }
 
-cleanup() {
+stop_service() {
   if [ -n "$SERVICE_PID" ] && kill -0 "$SERVICE_PID" 2>/dev/null; then
     kill "$SERVICE_PID" 2>/dev/null || true
     wait "$SERVICE_PID" 2>/dev/null || true
   fi
+  SERVICE_PID=""
+}
+
+cleanup() {
+  stop_service
   psql -d postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
@@ -64,29 +75,34 @@ CP="$BENCH/target/classes:$(cat "$BENCH/target/classpath.txt")"
 
 echo "== scratch database $DB, run directory $RUN"
 psql -d postgres -qc "CREATE DATABASE $DB" >/dev/null
-java -cp "$CP" io.paynotify.bench.LoadDriver config "$RUN"
+java -cp "$CP" io.paynotify.bench.LoadDriver config "$RUN" "$WEBHOOK_PORT"
 
 POOL=${POOL:-$(sed -n 's/^quarkus\.datasource\.jdbc\.max-size=\([0-9]*\).*/\1/p' "$ROOT/src/main/resources/application.properties" | head -1)}
 POOL=${POOL:-20}
 
-echo "== service (prod profile) on 127.0.0.1:$PORT, connection pool $POOL"
-JFR=""
-if [ -n "${PROFILE:-}" ]; then
-  JFR="-XX:StartFlightRecording=filename=$RUN/service.jfr,settings=profile,dumponexit=true"
-fi
-# shellcheck disable=SC2086
-QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:5432/$DB" \
-  java $SERVICE_JAVA_OPTS $JFR \
-    -Dquarkus.config.locations="$RUN/service.properties" \
-    -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$PORT" -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$MGMT_PORT" -Dquarkus.datasource.jdbc.max-size="$POOL" \
-    -jar "$ROOT/target/quarkus-app/quarkus-run.jar" >"$RUN/service.log" 2>&1 &
-SERVICE_PID=$!
-for _ in $(seq 1 120); do
-  if curl -fs "http://127.0.0.1:$MGMT_PORT/q/health/ready" >/dev/null 2>&1; then break; fi
-  kill -0 "$SERVICE_PID" 2>/dev/null || { echo "run.sh: the service did not start:" >&2; tail -20 "$RUN/service.log" >&2; exit 1; }
-  sleep 0.5
-done
-curl -fs "http://127.0.0.1:$MGMT_PORT/q/health/ready" >/dev/null || { echo "run.sh: the service is not ready" >&2; exit 1; }
+# start_service CONFIG_LOCATIONS LOG JFR_FILE: the service from target/quarkus-app in the prod profile, until ready
+start_service() {
+  local jfr=""
+  if [ -n "${PROFILE:-}" ]; then
+    jfr="-XX:StartFlightRecording=filename=$3,settings=profile,dumponexit=true"
+  fi
+  # shellcheck disable=SC2086
+  QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:5432/$DB" \
+    java $SERVICE_JAVA_OPTS $jfr \
+      -Dquarkus.config.locations="$1" \
+      -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$PORT" -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$MGMT_PORT" -Dquarkus.datasource.jdbc.max-size="$POOL" \
+      -jar "$ROOT/target/quarkus-app/quarkus-run.jar" >"$2" 2>&1 &
+  SERVICE_PID=$!
+  for _ in $(seq 1 120); do
+    if curl -fs "http://127.0.0.1:$MGMT_PORT/q/health/ready" >/dev/null 2>&1; then break; fi
+    kill -0 "$SERVICE_PID" 2>/dev/null || { echo "run.sh: the service did not start:" >&2; tail -20 "$2" >&2; exit 1; }
+    sleep 0.5
+  done
+  curl -fs "http://127.0.0.1:$MGMT_PORT/q/health/ready" >/dev/null || { echo "run.sh: the service is not ready" >&2; exit 1; }
+}
+
+echo "== service (prod profile) on 127.0.0.1:$PORT, connection pool $POOL, no webhook subscribed"
+start_service "$RUN/service.properties" "$RUN/service.log" "$RUN/service.jfr"
 
 echo "== ceiling: pgbench, the intake's SQL, at the service's concurrency"
 NORDERS=300000
@@ -125,18 +141,45 @@ java -Xms1g -Xmx2g -cp "$CP" io.paynotify.bench.LoadDriver run \
   url="http://127.0.0.1:$PORT" \
   jdbc="jdbc:postgresql://127.0.0.1:5432/$DB?user=postgres&reWriteBatchedInserts=true" \
   keys="$RUN/driver.keys" dup="$DUP" step-seconds="$STEP_SECONDS" \
-  pgbench-tps="$TPS" service-pid="$SERVICE_PID" out="$RUN/result.md" | tee "$RUN/load.log"
+  pgbench-tps="$TPS" service-pid="$SERVICE_PID" out="$RUN/result.md" baseline-out="$RUN/baseline.properties" \
+  | tee "$RUN/load.log"
 status=${PIPESTATUS[0]}
 set -e
+LOADAVG_END=$(cut -d' ' -f1-3 /proc/loadavg)
+
+LOADAVG_HOOKS="-"
+if [ "$WEBHOOKS" != 0 ]; then
+  echo "== the service again, with merchant $RUN/webhooks.properties subscribed to a receiver on 127.0.0.1:$WEBHOOK_PORT"
+  stop_service
+  # the same state as before the first load: statistics fresh, nothing left to flush
+  psql -d "$DB" -q -c "VACUUM ANALYZE paynotify.orders" -c "VACUUM ANALYZE paynotify.notifications" \
+    -c "VACUUM ANALYZE paynotify.events" >/dev/null
+  sync
+  psql -d "$DB" -qc "CHECKPOINT" >/dev/null
+  start_service "$RUN/service.properties,$RUN/webhooks.properties" "$RUN/service-webhooks.log" "$RUN/service-webhooks.jfr"
+  LOADAVG_HOOKS=$(cut -d' ' -f1-3 /proc/loadavg)
+  set +e
+  java -Xms1g -Xmx2g -cp "$CP" io.paynotify.bench.LoadDriver webhooks \
+    url="http://127.0.0.1:$PORT" \
+    jdbc="jdbc:postgresql://127.0.0.1:5432/$DB?user=postgres&reWriteBatchedInserts=true" \
+    keys="$RUN/driver.keys" dup="$DUP" step-seconds="$STEP_SECONDS" service-pid="$SERVICE_PID" \
+    webhook-port="$WEBHOOK_PORT" baseline="$RUN/baseline.properties" out="$RUN/result.md" | tee "$RUN/webhooks.log"
+  hooks_status=${PIPESTATUS[0]}
+  set -e
+  [ "$status" -ne 0 ] || status=$hooks_status
+fi
 
 {
   echo
-  echo "run: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, load average before the load: $LOADAVG"
+  echo "run: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores; load average (1, 5, 15 min) before the load: $LOADAVG;"
+  echo "after it: $LOADAVG_END; before the webhook run: $LOADAVG_HOOKS; at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "service log lines: $(wc -l <"$RUN/service.log"); total time $(( $(date +%s) - started )) s; files in $RUN"
-} | tee -a "$RUN/result.md"
+} >>"$RUN/result.md"
+echo
+echo "== result ($RUN/result.md)"
+cat "$RUN/result.md"
 if [ -n "${PROFILE:-}" ]; then
-  kill "$SERVICE_PID"; wait "$SERVICE_PID" 2>/dev/null || true
-  SERVICE_PID=""
-  echo "JFR profile: $RUN/service.jfr (jfr print --events jdk.ExecutionSample $RUN/service.jfr)"
+  stop_service
+  echo "JFR profiles: $RUN/service.jfr, $RUN/service-webhooks.jfr (bench/tools/jfr-top.py FILE)"
 fi
 exit "$status"

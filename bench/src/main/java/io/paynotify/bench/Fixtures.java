@@ -2,6 +2,9 @@ package io.paynotify.bench;
 
 import io.paynotify.channel.Channel;
 import io.paynotify.core.notify.Provider;
+import io.paynotify.provider.alipay.AlipayKeys;
+import io.paynotify.provider.wechatv2.WechatV2Keys;
+import io.paynotify.provider.wechatv3.WechatV3Keys;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
@@ -59,19 +62,20 @@ public final class Fixtures {
     // ------------------------------------------------------------------ channels (as ChannelRegistry builds them)
 
     public static Channel wechatV2Channel() {
-        return new Channel(WX_CHANNEL, Provider.WECHATPAY_V2, Set.of(WX_APPID), WX_MCH,
-                List.of(WX_KEY.getBytes(StandardCharsets.UTF_8)), Set.of("MD5", "HMAC-SHA256"), null, Map.of(),
-                List.of(), null);
+        return new Channel(WX_CHANNEL, Provider.WECHATPAY_V2, new WechatV2Keys.Parser().maxOutTradeNo(),
+                new WechatV2Keys(Set.of(WX_APPID), WX_MCH, List.of(WX_KEY.getBytes(StandardCharsets.UTF_8)),
+                        Set.of("MD5", "HMAC-SHA256")));
     }
 
     public static Channel alipayChannel(PublicKey alipayPublic) {
-        return new Channel(ALI_CHANNEL, Provider.ALIPAY, Set.of(ALI_APPID), null, List.of(), Set.of("RSA2"), null,
-                Map.of(), List.of(alipayPublic), null);
+        return new Channel(ALI_CHANNEL, Provider.ALIPAY, new AlipayKeys.Parser().maxOutTradeNo(),
+                new AlipayKeys(ALI_APPID, List.of(alipayPublic), Set.of("RSA2"), null));
     }
 
     public static Channel wechatV3Channel(PublicKey platformPublic) {
-        return new Channel(WX3_CHANNEL, Provider.WECHATPAY_V3, Set.of(WX3_APPID), WX3_MCH, List.of(), Set.of(),
-                WX3_API_V3_KEY.getBytes(StandardCharsets.UTF_8), Map.of(WX3_SERIAL, platformPublic), List.of(), null);
+        return new Channel(WX3_CHANNEL, Provider.WECHATPAY_V3, new WechatV3Keys.Parser().maxOutTradeNo(),
+                new WechatV3Keys(Set.of(WX3_APPID), WX3_MCH, WX3_API_V3_KEY.getBytes(StandardCharsets.UTF_8),
+                        Map.of(WX3_SERIAL, platformPublic)));
     }
 
     // ------------------------------------------------------------------ WeChat Pay v2
