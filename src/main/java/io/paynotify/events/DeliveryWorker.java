@@ -177,15 +177,20 @@ public class DeliveryWorker {
                 return;
             }
             var busy = new ArrayList<String>();
-            inFlight.forEach((client, n) -> {
-                if (n.get() >= PER_CLIENT) {
-                    busy.add(client);
+            int fullest = 0;
+            for (var e : inFlight.entrySet()) {
+                int n = e.getValue().get();
+                if (n >= PER_CLIENT) {
+                    busy.add(e.getKey());
+                } else {
+                    fullest = Math.max(fullest, n);
                 }
-            });
+            }
+            // one claim may hand every delivery to one client: never more than the least room any client has left
+            int limit = Math.min(room, PER_CLIENT - fullest);
             UUID token = UUID.randomUUID();
             List<Deliveries.Claimed> claimed = transactions.inTransaction(
-                    Transactions.Retry.NONE,
-                    c -> Deliveries.claim(c, Math.min(room, PER_CLIENT), leaseSeconds, token, busy));
+                    Transactions.Retry.NONE, c -> Deliveries.claim(c, limit, leaseSeconds, token, busy));
             if (claimed.isEmpty()) {
                 return;
             }

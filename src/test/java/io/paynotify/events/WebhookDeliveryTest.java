@@ -28,6 +28,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -225,6 +226,46 @@ class WebhookDeliveryTest {
                 !attentionArrived.at().isBefore(paidTries.get(1).at()),
                 "the order's second event waits until its first succeeded");
         assertTrue(otherArrived.at().isBefore(paidTries.get(1).at()), "another order's event does not wait for it");
+    }
+
+    @Test
+    void atMostFourAttemptsPerClientAreInFlightInOneReplica() throws Exception {
+        worker.stop();
+        DeliveryWorker w = replica();
+        Duration hang = Duration.ofSeconds(4);
+        // more hanging answers than this test's 8 attempts: a leftover delivery of another test may take some
+        for (int i = 0; i < 12; i++) {
+            receiver.script("/a", new Answer(204, hang, Map.of()));
+        }
+        w.start();
+        // three attempts of client A hang at the receiver
+        var ids = new ArrayList<String>();
+        for (int i = 0; i < 3; i++) {
+            String no = order(100);
+            pay(no, 100);
+            ids.add(eventId(no, "order.paid"));
+            awaitOne("/a", ids.get(i));
+        }
+        // five more become due at once while the three hang: one claim must not give A more than one of them
+        w.stop();
+        for (int i = 0; i < 5; i++) {
+            String no = order(100);
+            pay(no, 100);
+            ids.add(eventId(no, "order.paid"));
+        }
+        w.start();
+        List<Instant> arrivals = new ArrayList<>();
+        for (String id : ids) {
+            arrivals.add(awaitOne("/a", id).at());
+        }
+
+        // each of these attempts hangs exactly `hang` at the receiver: count the attempts open at each arrival
+        for (Instant t : arrivals) {
+            long open = arrivals.stream()
+                    .filter(a -> !a.isAfter(t) && a.plus(hang).isAfter(t))
+                    .count();
+            assertTrue(open <= DeliveryWorker.PER_CLIENT, open + " attempts of one client in flight at " + t);
+        }
     }
 
     @Test
