@@ -7,37 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.net.http.HttpResponse;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
  * Alipay requests as paynotify's contract sends them (every parameter in the form body) and the exact bytes of the
  * answers, which the SDK does not show.
  */
-class AlipayRawTest {
-
-    private static TestKeys keys;
-    private static Gateway gateway;
-    private static RawRequests raw;
-
-    @BeforeAll
-    static void start() {
-        keys = new TestKeys();
-        gateway = TestGateways.start(keys);
-        raw = new RawRequests(gateway);
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        gateway.reset();
-    }
+class AlipayRawTest extends GatewayTestBase {
 
     private static HttpResponse<String> query(String outTradeNo) {
         return raw.alipay(RawRequests.alipayQuery(ALIPAY_APP_ID, outTradeNo, keys.alipayApp.getPrivate()));

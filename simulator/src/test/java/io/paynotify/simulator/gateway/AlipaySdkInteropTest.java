@@ -15,9 +15,6 @@ import com.alipay.api.response.AlipayTradeQueryResponse;
 import java.security.PrivateKey;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,26 +23,7 @@ import org.junit.jupiter.api.Test;
  * answer's {@code sign} over the response object's text itself ({@code AbstractAlipayClient.checkResponseSign}), so
  * a passing query proves both directions of RSA2.
  */
-class AlipaySdkInteropTest {
-
-    private static TestKeys keys;
-    private static Gateway gateway;
-
-    @BeforeAll
-    static void start() {
-        keys = new TestKeys();
-        gateway = TestGateways.start(keys);
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        gateway.reset();
-    }
+class AlipaySdkInteropTest extends GatewayTestBase {
 
     private static AlipayClient sdk(PrivateKey appKey) {
         return new DefaultAlipayClient(

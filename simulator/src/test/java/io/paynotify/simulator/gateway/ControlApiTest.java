@@ -5,56 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.net.http.HttpRequest.BodyPublishers;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** The control API over real HTTP, as the CLI and curl use it. */
-class ControlApiTest {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private static TestKeys keys;
-    private static Gateway gateway;
-    private static RawRequests raw;
-
-    @BeforeAll
-    static void start() {
-        keys = new TestKeys();
-        gateway = TestGateways.start(keys);
-        raw = new RawRequests(gateway);
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        gateway.reset();
-    }
+class ControlApiTest extends GatewayTestBase {
 
     private static HttpResponse<String> put(String outTradeNo, String body) {
         return raw.send(raw.request("/_sim/trades/" + outTradeNo)
                 .header("Content-Type", "application/json")
                 .PUT(BodyPublishers.ofString(body))
                 .build());
-    }
-
-    private static JsonNode json(HttpResponse<String> response) {
-        try {
-            return JSON.readTree(response.body());
-        } catch (IOException e) {
-            throw new AssertionError("not JSON: " + response.body(), e);
-        }
     }
 
     @Test

@@ -13,32 +13,10 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** WeChat Pay v2 requests and answers the SDK cannot produce or would hide: refusals and faulty answers. */
-class WechatV2RawTest {
-
-    private static Gateway gateway;
-    private static RawRequests raw;
-
-    @BeforeAll
-    static void start() {
-        gateway = TestGateways.start(new TestKeys());
-        raw = new RawRequests(gateway);
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        gateway.reset();
-    }
+class WechatV2RawTest extends GatewayTestBase {
 
     private static Map<String, String> answer(HttpResponse<String> response) {
         assertEquals(200, response.statusCode(), response::body);

@@ -13,9 +13,6 @@ import com.github.binarywang.wxpay.service.WxPayService;
 import com.github.binarywang.wxpay.service.impl.WxPayServiceImpl;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -25,24 +22,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * directions of the v2 signature, for MD5 and HMAC-SHA256. (A request without {@code sign_type}, MD5 by default, is in
  * {@link WechatV2RawTest}.)
  */
-class WechatV2SdkInteropTest {
-
-    private static Gateway gateway;
-
-    @BeforeAll
-    static void start() {
-        gateway = TestGateways.start(new TestKeys());
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        gateway.reset();
-    }
+class WechatV2SdkInteropTest extends GatewayTestBase {
 
     private static WxPayService wxJava(String signType) {
         WxPayConfig config = new WxPayConfig();

@@ -7,52 +7,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.time.Instant;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /** WeChat Pay v3 requests and answers the SDK cannot produce or would hide: refusals and faulty answers. */
-class WechatV3RawTest {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-
-    private static TestKeys keys;
-    private static Gateway gateway;
-    private static RawRequests raw;
-
-    @BeforeAll
-    static void start() {
-        keys = new TestKeys();
-        gateway = TestGateways.start(keys);
-        raw = new RawRequests(gateway);
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        gateway.reset();
-    }
+class WechatV3RawTest extends GatewayTestBase {
 
     private static HttpResponse<String> query(String outTradeNo) {
         return raw.send(raw.v3Query(outTradeNo, V3_MCH_ID, V3_MERCHANT_SERIAL, keys.v3Merchant.getPrivate())
                 .build());
-    }
-
-    private static JsonNode json(HttpResponse<String> response) {
-        try {
-            return JSON.readTree(response.body());
-        } catch (IOException e) {
-            throw new AssertionError("not JSON: " + response.body(), e);
-        }
     }
 
     private static boolean signedByThePlatform(HttpResponse<String> response) {

@@ -19,9 +19,6 @@ import java.io.InputStream;
 import java.security.PublicKey;
 import java.time.Instant;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -30,28 +27,9 @@ import org.junit.jupiter.api.Test;
  * the answer's {@code Wechatpay-*} headers itself ({@code WechatPay2Validator}), so a passing query proves both
  * directions of the v3 signature and the exact header spelling the SDK needs.
  */
-class WechatV3SdkInteropTest {
+class WechatV3SdkInteropTest extends GatewayTestBase {
 
     private static final String WECHAT_HOST = "https://api.mch.weixin.qq.com";
-
-    private static TestKeys keys;
-    private static Gateway gateway;
-
-    @BeforeAll
-    static void start() {
-        keys = new TestKeys();
-        gateway = TestGateways.start(keys);
-    }
-
-    @AfterAll
-    static void stop() {
-        gateway.close();
-    }
-
-    @BeforeEach
-    void reset() {
-        gateway.reset();
-    }
 
     /**
      * The SDK's services hard-code {@code https://api.mch.weixin.qq.com} (their {@code HostName} only swaps in other
