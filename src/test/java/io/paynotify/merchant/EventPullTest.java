@@ -1,12 +1,12 @@
 package io.paynotify.merchant;
 
 import static io.paynotify.testing.OrderBuilder.anOrder;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import io.paynotify.testing.Db;
 import io.paynotify.testing.HookEvents;
@@ -20,6 +20,7 @@ import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Timestamp;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
@@ -27,6 +28,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.awaitility.core.ConditionFactory;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -79,21 +81,16 @@ class EventPullTest {
                                 channels)
                         .get("m"))
                 .longValue();
-        String cursor = null;
-        long deadline = System.currentTimeMillis() + VISIBLE_WITHIN_MS;
-        while (true) {
-            Page p = pull(client, "limit=500" + (cursor == null ? "" : "&" + after(cursor)));
-            cursor = p.next();
-            if (p.ids().isEmpty()) {
-                if (cursorId(cursor) >= newest) {
-                    return cursor;
-                }
-                if (System.currentTimeMillis() > deadline) {
-                    fail("events up to " + newest + " not visible within " + VISIBLE_WITHIN_MS + " ms");
-                }
-                sleep(100);
-            }
-        }
+        String[] cursor = {null};
+        visible("events up to " + newest).until(() -> {
+            Page p;
+            do {
+                p = pull(client, "limit=500" + (cursor[0] == null ? "" : "&" + after(cursor[0])));
+                cursor[0] = p.next();
+            } while (!p.ids().isEmpty());
+            return cursorId(cursor[0]) >= newest;
+        });
+        return cursor[0];
     }
 
     static String endCursor(MerchantClient client) {
@@ -107,37 +104,33 @@ class EventPullTest {
     static Walk walkUntil(MerchantClient client, String cursor, int limit, List<String> expected) {
         var seen = new ArrayList<String>();
         var pages = new ArrayList<Page>();
-        long deadline = System.currentTimeMillis() + VISIBLE_WITHIN_MS;
-        while (true) {
-            Page p = pull(client, "limit=" + limit + "&" + after(cursor));
-            pages.add(p);
-            assertTrue(p.ids().size() <= limit, "at most limit items");
-            seen.addAll(p.ids());
-            if (p.ids().isEmpty()) {
-                assertEquals(cursor, p.next(), "at the end, next is the cursor to poll with later");
-                if (seen.containsAll(expected)) {
-                    return new Walk(seen, p.next(), pages);
+        String[] at = {cursor};
+        visible(expected.toString()).until(() -> {
+            Page p;
+            do {
+                p = pull(client, "limit=" + limit + "&" + after(at[0]));
+                pages.add(p);
+                assertTrue(p.ids().size() <= limit, "at most limit items");
+                seen.addAll(p.ids());
+                if (p.ids().isEmpty()) {
+                    assertEquals(at[0], p.next(), "at the end, next is the cursor to poll with later");
                 }
-                if (System.currentTimeMillis() > deadline) {
-                    fail("not visible within " + VISIBLE_WITHIN_MS + " ms: " + expected + ", seen " + seen);
-                }
-                sleep(100);
-            }
-            cursor = p.next();
-        }
+                at[0] = p.next();
+            } while (!p.ids().isEmpty());
+            return seen.containsAll(expected);
+        });
+        return new Walk(seen, at[0], pages);
+    }
+
+    /** Polls until what is awaited shows in the pull list (its visibility follows transactions we do not control). */
+    static ConditionFactory visible(String what) {
+        return await(what + " visible in the pull list")
+                .atMost(Duration.ofMillis(VISIBLE_WITHIN_MS))
+                .pollDelay(Duration.ZERO)
+                .pollInterval(Duration.ofMillis(100));
     }
 
     record Walk(List<String> ids, String end, List<Page> pages) {}
-
-    static void sleep(long ms) {
-        try {
-            // polls the pull list, whose visibility depends on transactions this test does not control
-            Thread.sleep(ms);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
 
     static int indexOf(byte[] haystack, byte[] needle) {
         outer:
@@ -195,12 +188,8 @@ class EventPullTest {
         String oldest = (String)
                 Db.row("SELECT event_id FROM events WHERE channel = ? ORDER BY id LIMIT 1", TestChannels.WX_HOOK)
                         .get("event_id");
-        long deadline = System.currentTimeMillis() + VISIBLE_WITHIN_MS;
+        visible("the first event").until(() -> !pull(HOOK_A, "").ids().isEmpty());
         Page p = pull(HOOK_A, "");
-        while (p.ids().isEmpty() && System.currentTimeMillis() < deadline) {
-            sleep(100);
-            p = pull(HOOK_A, "");
-        }
         assertEquals(oldest, p.ids().get(0), "oldest first, from the very first event");
         assertTrue(p.ids().size() <= 50, "default limit 50");
         String beginning = Base64.getUrlEncoder()
@@ -305,13 +294,16 @@ class EventPullTest {
             // a later event commits through the service while the first transaction is still open
             String later = HookEvents.paidOnHookChannel();
             assertTrue(HookEvents.rowId(later) > earlyRow, "the later event has the higher id");
-            for (int i = 0; i < 5; i++) {
-                Page p = pull(HOOK_A, "limit=500&" + after(start));
-                assertFalse(p.ids().contains(later), "not listed while an earlier insert is still open");
-                assertEquals(List.of(), p.ids());
-                assertEquals(start, p.next(), "the cursor does not move past the open transaction");
-                sleep(200);
-            }
+            // for a second, every poll of the list shows neither event and keeps the cursor where it was
+            await().during(Duration.ofSeconds(1))
+                    .atMost(Duration.ofSeconds(5))
+                    .pollInterval(Duration.ofMillis(200))
+                    .untilAsserted(() -> {
+                        Page p = pull(HOOK_A, "limit=500&" + after(start));
+                        assertFalse(p.ids().contains(later), "not listed while an earlier insert is still open");
+                        assertEquals(List.of(), p.ids());
+                        assertEquals(start, p.next(), "the cursor does not move past the open transaction");
+                    });
             tx.commit();
 
             Walk w = walkUntil(HOOK_A, start, 500, List.of(early, later));

@@ -42,6 +42,7 @@ import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -593,18 +594,7 @@ class ActiveQueryTest {
     }
 
     private static void await(BooleanSupplier condition, String what) {
-        long deadline = System.nanoTime() + WAIT.toNanos();
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() - deadline > 0) {
-                throw new AssertionError("not within " + WAIT.toSeconds() + " s: " + what);
-            }
-            try {
-                Thread.sleep(50);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                throw new AssertionError(e);
-            }
-        }
+        Awaitility.await(what).atMost(WAIT).pollInterval(Duration.ofMillis(50)).until(condition::getAsBoolean);
     }
 
     /** Waits until the query counter of that result has been incremented for the channel at least once. */

@@ -341,18 +341,4 @@ public final class MerchantClient {
             return status + " " + text();
         }
     }
-
-    /**
-     * Waits until a new second has just begun (at most one second). Not used here any more ({@link Request#skew}
-     * computes its timestamp instead); kept for provider/wechatv3/WechatV3NotifyTest, owned by another branch.
-     */
-    public static void startOfSecond() {
-        long ms = System.currentTimeMillis() % 1000;
-        try {
-            // aligns with a clock boundary, nothing to synchronise with: no condition could replace this sleep
-            Thread.sleep(1000 - ms + 5);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-    }
 }
