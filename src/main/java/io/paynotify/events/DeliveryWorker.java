@@ -3,6 +3,7 @@ package io.paynotify.events;
 import io.paynotify.channel.ChannelRegistry;
 import io.paynotify.channel.ClientCredentials;
 import io.paynotify.channel.PaynotifyConfig;
+import io.paynotify.concurrent.DaemonThreads;
 import io.paynotify.core.event.RetrySchedule;
 import io.paynotify.metrics.NotifyMetrics;
 import io.paynotify.persistence.DatabaseUnavailable;
@@ -78,7 +79,8 @@ public class DeliveryWorker {
     private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
     private final AtomicInteger total = new AtomicInteger();
     private final HttpClient http;
-    private final ExecutorService recorder = Executors.newFixedThreadPool(2, daemon("paynotify-webhook-record"));
+    private final ExecutorService recorder =
+            Executors.newFixedThreadPool(2, DaemonThreads.named("paynotify-webhook-record"));
     private volatile boolean running;
     private volatile boolean crashed;
     private Thread loop;
@@ -101,7 +103,7 @@ public class DeliveryWorker {
                 .version(HttpClient.Version.HTTP_1_1)
                 .connectTimeout(CONNECT_TIMEOUT)
                 .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(Executors.newFixedThreadPool(2, daemon("paynotify-webhook-http")))
+                .executor(Executors.newFixedThreadPool(2, DaemonThreads.named("paynotify-webhook-http")))
                 .build();
     }
 
@@ -120,7 +122,7 @@ public class DeliveryWorker {
         }
         running = true;
         crashed = false;
-        loop = daemon("paynotify-webhook-loop").newThread(this::run);
+        loop = DaemonThreads.named("paynotify-webhook-loop").newThread(this::run);
         loop.start();
     }
 
@@ -358,14 +360,5 @@ public class DeliveryWorker {
             return "bad url";
         }
         return "connection failed";
-    }
-
-    private static java.util.concurrent.ThreadFactory daemon(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 }

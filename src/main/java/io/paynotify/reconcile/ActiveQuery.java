@@ -2,6 +2,7 @@ package io.paynotify.reconcile;
 
 import io.paynotify.channel.Channel;
 import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.concurrent.DaemonThreads;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.core.notify.Source;
 import io.paynotify.core.query.QueryAnswer;
@@ -28,9 +29,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.jboss.logging.Logger;
 
 /**
@@ -67,7 +66,8 @@ public class ActiveQuery {
     private final List<Channel> channels;
     private final Map<String, RateLimit> limits;
     private final Semaphore threads = new Semaphore(THREADS);
-    private final ExecutorService workers = Executors.newFixedThreadPool(THREADS, daemon("paynotify-query"));
+    private final ExecutorService workers =
+            Executors.newFixedThreadPool(THREADS, DaemonThreads.named("paynotify-query"));
     private ScheduledExecutorService ticker;
 
     @Inject
@@ -113,7 +113,7 @@ public class ActiveQuery {
         if (channels.isEmpty() || ticker != null) {
             return;
         }
-        ticker = Executors.newSingleThreadScheduledExecutor(daemon("paynotify-query-tick"));
+        ticker = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("paynotify-query-tick"));
         ticker.execute(this::backfill);
         ticker.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
     }
@@ -280,14 +280,5 @@ public class ActiveQuery {
         }
         metrics.query(channel.name(), result, answer.error());
         return new Outcome(result, notificationId);
-    }
-
-    private static ThreadFactory daemon(String name) {
-        AtomicInteger n = new AtomicInteger();
-        return r -> {
-            Thread t = new Thread(r, name + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        };
     }
 }

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.paynotify.testing.Management;
 import io.paynotify.testing.TestChannels;
 import io.paynotify.testing.WechatV2Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
@@ -13,8 +14,6 @@ import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.UUID;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 @QuarkusTest
@@ -33,18 +32,7 @@ class MetricsTest {
 
     /** The value of the one series with exactly these labels (in any order), or 0 when absent. */
     static double value(String text, String name, Map<String, String> labels) {
-        Pattern line = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} (\\S+)$", Pattern.MULTILINE);
-        Matcher m = line.matcher(text);
-        double total = 0;
-        while (m.find()) {
-            String l = m.group(1);
-            boolean all =
-                    labels.entrySet().stream().allMatch(e -> l.contains(e.getKey() + "=\"" + e.getValue() + "\""));
-            if (all) {
-                total += Double.parseDouble(m.group(2));
-            }
-        }
-        return total;
+        return Management.sum(text, name, labels);
     }
 
     @Test

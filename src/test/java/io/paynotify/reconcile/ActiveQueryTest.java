@@ -40,8 +40,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.function.BooleanSupplier;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -116,17 +114,13 @@ class ActiveQueryTest {
                 sent.get(0).accepted(),
                 "the gateway accepted the request signature: " + sent.get(0).rejection());
 
-        given().auth()
-                .oauth2(TestChannels.ADMIN_TOKEN)
-                .get("/admin/orders/" + channel + "/" + no)
+        admin().get("/admin/orders/" + channel + "/" + no)
                 .then()
                 .statusCode(200)
                 .body("state", equalTo("SUCCESS"))
                 .body("queryCount", equalTo(1))
                 .body("lastQueriedAt", org.hamcrest.Matchers.notNullValue());
-        given().auth()
-                .oauth2(TestChannels.ADMIN_TOKEN)
-                .get("/admin/notifications?source=QUERY&channel=" + channel)
+        admin().get("/admin/notifications?source=QUERY&channel=" + channel)
                 .then()
                 .statusCode(200)
                 .body("items.find { it.outTradeNo == '" + no + "' }.source", equalTo("QUERY"))
@@ -300,11 +294,8 @@ class ActiveQueryTest {
                         + " AND state LIKE 'idle in transaction%'"),
                 "no transaction is held during a provider call");
         String other = create(WX, 321);
-        Map<String, String> fields = WechatV2Fixtures.paid(other, "4200000999" + other.substring(2, 12), 321);
-        fields.put("appid", SimulatorResource.WX_APPID);
-        fields.put("mch_id", SimulatorResource.WX_MCH);
         long started = System.nanoTime();
-        given().body(WechatV2Fixtures.body(WechatV2Fixtures.signed(fields, SimulatorResource.WX_KEY, "MD5")))
+        given().body(wxPaid(other, "4200000999" + other.substring(2, 12), 321))
                 .post("/notify/wechatpay/" + WX)
                 .then()
                 .statusCode(200)
@@ -331,10 +322,7 @@ class ActiveQueryTest {
         await(() -> "SUCCESS".equals(order(WX, no).get("state")), "paid by active query");
         String transactionId = (String) order(WX, no).get("transaction_id");
 
-        Map<String, String> fields = WechatV2Fixtures.paid(no, transactionId, 4321);
-        fields.put("appid", SimulatorResource.WX_APPID);
-        fields.put("mch_id", SimulatorResource.WX_MCH);
-        given().body(WechatV2Fixtures.body(WechatV2Fixtures.signed(fields, SimulatorResource.WX_KEY, "MD5")))
+        given().body(wxPaid(no, transactionId, 4321))
                 .post("/notify/wechatpay/" + WX)
                 .then()
                 .statusCode(200)
@@ -356,10 +344,7 @@ class ActiveQueryTest {
     void anOrderPaidByNotificationBeforeItsStepIsNeverQueried() {
         String no = create(WX, 654);
         Sim.trade(no, "PAID", 654);
-        Map<String, String> fields = WechatV2Fixtures.paid(no, "4200000654" + no.substring(2, 12), 654);
-        fields.put("appid", SimulatorResource.WX_APPID);
-        fields.put("mch_id", SimulatorResource.WX_MCH);
-        given().body(WechatV2Fixtures.body(WechatV2Fixtures.signed(fields, SimulatorResource.WX_KEY, "MD5")))
+        given().body(wxPaid(no, "4200000654" + no.substring(2, 12), 654))
                 .post("/notify/wechatpay/" + WX)
                 .then()
                 .statusCode(200);
@@ -501,9 +486,7 @@ class ActiveQueryTest {
         String no = create(ALI, 2500);
         Sim.trade(no, "PAID", 2500);
 
-        given().auth()
-                .oauth2(TestChannels.ADMIN_TOKEN)
-                .post("/admin/orders/" + ALI + "/" + no + "/query")
+        admin().post("/admin/orders/" + ALI + "/" + no + "/query")
                 .then()
                 .statusCode(200)
                 .body("result", equalTo("PAID"))
@@ -518,17 +501,13 @@ class ActiveQueryTest {
     void anOperatorQueryOfANotFinalOrderAnswersNotFinalWithoutANotification() {
         String no = create(WX3, 2600);
         Sim.trade(no, "NOTPAY", 2600);
-        given().auth()
-                .oauth2(TestChannels.ADMIN_TOKEN)
-                .post("/admin/orders/" + WX3 + "/" + no + "/query")
+        admin().post("/admin/orders/" + WX3 + "/" + no + "/query")
                 .then()
                 .statusCode(200)
                 .body("result", equalTo("NOT_FINAL"))
                 .body("notification", nullValue());
         String missing = create(WX, 2601);
-        given().auth()
-                .oauth2(TestChannels.ADMIN_TOKEN)
-                .post("/admin/orders/" + WX + "/" + missing + "/query")
+        admin().post("/admin/orders/" + WX + "/" + missing + "/query")
                 .then()
                 .statusCode(200)
                 .body("result", equalTo("NOT_FOUND"));
@@ -536,34 +515,34 @@ class ActiveQueryTest {
 
     @Test
     void anOperatorQueryAnswers404ThenChecks409() {
-        given().auth()
-                .oauth2(TestChannels.ADMIN_TOKEN)
-                .post("/admin/orders/" + WX + "/NOSUCHORDER0001/query")
-                .then()
-                .statusCode(404);
-        given().auth()
-                .oauth2(TestChannels.ADMIN_TOKEN)
-                .post("/admin/orders/no-such-channel/NOSUCHORDER0001/query")
+        admin().post("/admin/orders/" + WX + "/NOSUCHORDER0001/query").then().statusCode(404);
+        admin().post("/admin/orders/no-such-channel/NOSUCHORDER0001/query")
                 .then()
                 .statusCode(404);
         String off = create(SimulatorResource.WX_OFF, 100);
-        given().auth()
-                .oauth2(TestChannels.ADMIN_TOKEN)
-                .post("/admin/orders/" + SimulatorResource.WX_OFF + "/" + off + "/query")
+        admin().post("/admin/orders/" + SimulatorResource.WX_OFF + "/" + off + "/query")
                 .then()
                 .statusCode(409);
         String closed = create(WX, 100);
         MERCHANT.close(WX, closed, "close-" + closed);
-        given().auth()
-                .oauth2(TestChannels.ADMIN_TOKEN)
-                .post("/admin/orders/" + WX + "/" + closed + "/query")
-                .then()
-                .statusCode(409);
+        admin().post("/admin/orders/" + WX + "/" + closed + "/query").then().statusCode(409);
         assertTrue(Sim.requests(closed).isEmpty(), "a closed order is never queried");
         given().post("/admin/orders/" + WX + "/" + closed + "/query").then().statusCode(401);
     }
 
     // ---- helpers
+
+    private static io.restassured.specification.RequestSpecification admin() {
+        return given().auth().oauth2(TestChannels.ADMIN_TOKEN);
+    }
+
+    /** A WeChat v2 payment notice of {@link SimulatorResource#WX}, signed with its key. */
+    private static byte[] wxPaid(String no, String transactionId, long amount) {
+        Map<String, String> fields = WechatV2Fixtures.paid(no, transactionId, amount);
+        fields.put("appid", SimulatorResource.WX_APPID);
+        fields.put("mch_id", SimulatorResource.WX_MCH);
+        return WechatV2Fixtures.body(WechatV2Fixtures.signed(fields, SimulatorResource.WX_KEY, "MD5"));
+    }
 
     private static String id() {
         return UUID.randomUUID().toString().replace("-", "").substring(0, 20).toUpperCase();
@@ -605,16 +584,6 @@ class ActiveQueryTest {
     }
 
     private static double counter(String name, Map<String, String> labels) {
-        String text = given().get(Management.url("/q/metrics")).then().extract().asString();
-        Pattern line = Pattern.compile("^" + Pattern.quote(name) + "\\{([^}]*)\\} (\\S+)$", Pattern.MULTILINE);
-        Matcher m = line.matcher(text);
-        double total = 0;
-        while (m.find()) {
-            String l = m.group(1);
-            if (labels.entrySet().stream().allMatch(e -> l.contains(e.getKey() + "=\"" + e.getValue() + "\""))) {
-                total += Double.parseDouble(m.group(2));
-            }
-        }
-        return total;
+        return Management.sum(Management.scrape(), name, labels);
     }
 }
