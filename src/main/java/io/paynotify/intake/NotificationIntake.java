@@ -1,5 +1,6 @@
 package io.paynotify.intake;
 
+import io.paynotify.concurrent.DaemonThreads;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Source;
 import io.paynotify.core.notify.VerifiedNotification;
@@ -8,40 +9,65 @@ import io.paynotify.core.order.OrderState;
 import io.paynotify.core.order.OrderStateMachine;
 import io.paynotify.core.order.RefundSnapshot;
 import io.paynotify.events.EventOutbox;
+import io.paynotify.persistence.DatabaseUnavailable;
 import io.paynotify.persistence.Notifications;
 import io.paynotify.persistence.OrderRow;
 import io.paynotify.persistence.Orders;
 import io.paynotify.persistence.RefundRow;
 import io.paynotify.persistence.Refunds;
 import io.paynotify.persistence.Transactions;
+import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Savepoint;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.ThreadFactory;
+import org.jboss.logging.Logger;
 
 /**
- * The one write path for verified notifications: in a single PostgreSQL transaction it locks the order row
- * ({@code SELECT … FOR UPDATE}), asks the pure {@link OrderStateMachine}, inserts the notification row and updates
- * the order, then commits. The caller renders the ack only after this method returned, so a success ack always
- * follows a durable commit; any exception (including one from COMMIT, whose outcome is then unknown) becomes a
- * failure ack.
+ * The one write path for verified notifications. Each one is decided under its order's row lock
+ * ({@code SELECT … FOR UPDATE}) by the pure {@link OrderStateMachine}; its notification row, the order's change and
+ * its merchant events are written, and the caller answers only after the COMMIT that holds them returned, so a success
+ * ack always follows a durable commit; any exception (including one from COMMIT, whose outcome is then unknown)
+ * becomes a failure ack.
  *
- * <p>Concurrent deliveries for one order serialise on the row lock; two orders racing for one transaction id meet
- * the unique constraint on (provider, transaction_id), and the loser's transaction runs again
- * ({@link Transactions.Retry#ON_CONFLICT}), now seeing the winner. These are the only exactly-once mechanisms; what
- * follows only protects the service from floods and never decides an outcome.
+ * <p><b>Group commit.</b> Notifications are handed to {@link #WRITERS} writer threads, each order always to the same
+ * writer (by a hash of channel and outTradeNo), in arrival order. A writer takes what is waiting, up to
+ * {@link #MAX_BATCH}, without waiting for more: at low load a batch is one notification, which runs as before in a
+ * transaction of its own; under load the batch grows while the previous one commits. A batch of several runs in one
+ * transaction:
+ *
+ * <ol>
+ *   <li>every order of the batch is locked in one statement, in id order, so that writers and replicas never
+ *       deadlock on order rows; which orders hold the batch's transaction ids is read in one more statement;
+ *   <li>each member, in arrival order, runs inside its own SAVEPOINT: decide, insert its notification, change the
+ *       order, write its events. A member that fails (a constraint, a fault, a bug) is rolled back to its savepoint
+ *       alone and answered 503; a conflict (unique violation, deadlock) runs that member again after a fresh check;
+ *   <li>one COMMIT, then every member's answer. When the transaction itself fails, no member is applied and each is
+ *       answered 503.
+ * </ol>
+ *
+ * <p>Concurrent deliveries for one order serialise on the row lock and, in this process, on their writer; two
+ * orders racing for one transaction id meet the unique constraint on (provider, transaction_id), and the loser runs
+ * again, now seeing the winner. These are the only exactly-once mechanisms; what follows only protects the service
+ * from floods and never decides an outcome.
  *
  * <ul>
  *   <li><b>Per-order admission.</b> v2 and Alipay notices carry no timestamp, so one captured genuine body can be
- *       replayed without end. At most {@link #MAX_PER_ORDER} deliveries of one order are admitted in this process
- *       (one working, the rest queued on an in-process lock without a pool connection); the next is refused at once
- *       ({@link Busy}, a 503: the provider retries).
+ *       replayed without end. At most {@link #MAX_PER_ORDER} deliveries of one order are admitted in this process;
+ *       the next is refused at once ({@link Busy}, a 503: the provider retries). A writer's queue is bounded too.
  *   <li><b>Deadline.</b> A delivery still queued when its answer's deadline passes is dropped before it touches
  *       the database ({@link Expired}); its 503 has already left.
  *   <li><b>Past the per-order cap.</b> Once an order has {@link #MAX_RECORDED_PER_ORDER} recorded deliveries,
@@ -59,22 +85,33 @@ public class NotificationIntake {
     /** Deliveries of one order admitted at once in this process: one working and a handful waiting. */
     public static final int MAX_PER_ORDER = 5;
 
-    private static final int STRIPES = 1024;
+    /** Writer threads, each with its own connection while a batch runs. */
+    static final int WRITERS = 4;
+
+    /** Notifications per transaction at most. */
+    static final int MAX_BATCH = 64;
+
+    /** Notifications waiting for one writer at most; past that a delivery is answered 503 at once. */
+    static final int QUEUE = 1024;
+
+    private static final Logger LOG = Logger.getLogger(NotificationIntake.class);
 
     private final Transactions transactions;
     private final IntakeFaults faults;
     private final EventOutbox outbox;
-    private final ReentrantLock[] stripes = new ReentrantLock[STRIPES];
     private final ConcurrentHashMap<String, Integer> admitted = new ConcurrentHashMap<>();
     private final CappedOrders capped = new CappedOrders();
+    private final Writer[] writers = new Writer[WRITERS];
 
     @Inject
     public NotificationIntake(Transactions transactions, IntakeFaults faults, EventOutbox outbox) {
         this.transactions = transactions;
         this.faults = faults;
         this.outbox = outbox;
-        for (int i = 0; i < STRIPES; i++) {
-            stripes[i] = new ReentrantLock();
+        ThreadFactory threads = DaemonThreads.named("paynotify-intake");
+        for (int i = 0; i < WRITERS; i++) {
+            writers[i] = new Writer();
+            threads.newThread(writers[i]).start();
         }
     }
 
@@ -102,8 +139,12 @@ public class NotificationIntake {
         }
     }
 
+    /** One notification waiting for its writer. */
+    private record Member(
+            VerifiedNotification n, Source source, long deadlineNanos, String key, CompletableFuture<Result> answer) {}
+
     /**
-     * Records one verified notification and applies its decision, in one committed transaction.
+     * Records one verified notification and applies its decision, in one committed transaction, waiting for it.
      *
      * @param deadlineNanos the {@link System#nanoTime()} after which the answer has left already
      * @throws io.paynotify.persistence.DatabaseUnavailable the database failed or the commit's outcome is unknown
@@ -119,40 +160,242 @@ public class NotificationIntake {
      * as {@link #handle(VerifiedNotification, long)} does.
      */
     public Result handle(VerifiedNotification n, Source source, long deadlineNanos) {
-        String key = n.channel() + '\n' + n.outTradeNo();
-        if (!admit(key)) {
-            throw new Busy();
-        }
         try {
-            ReentrantLock stripe = stripes[key.hashCode() & (STRIPES - 1)];
-            if (!lockBefore(stripe, deadlineNanos)) {
+            return submit(n, source, deadlineNanos).join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof RuntimeException r) {
+                throw r;
+            }
+            if (e.getCause() instanceof Error err) {
+                throw err;
+            }
+            throw e;
+        }
+    }
+
+    /**
+     * Hands one verified notification to its writer. The future completes after the transaction that holds it
+     * committed (with the result), or exceptionally: {@link io.paynotify.persistence.DatabaseUnavailable},
+     * {@link Busy}, {@link Expired}, or whatever failed this member alone (its changes rolled back). It completes on
+     * a writer thread, or on the caller's when answered at once: dependants must be quick or move elsewhere.
+     */
+    public CompletableFuture<Result> submit(VerifiedNotification n, Source source, long deadlineNanos) {
+        String key = Orders.key(n.channel(), n.outTradeNo());
+        if (!admit(key)) {
+            return CompletableFuture.failedFuture(new Busy());
+        }
+        var answer = new CompletableFuture<Result>();
+        answer.whenComplete((r, e) -> release(key));
+        try {
+            if (System.nanoTime() - deadlineNanos >= 0) {
                 throw new Expired();
             }
-            try {
-                if (System.nanoTime() - deadlineNanos >= 0) {
-                    throw new Expired();
+            if (capped.contains(key)) {
+                Result answered = decideOnRead(n);
+                if (answered != null) {
+                    answer.complete(answered);
+                    return answer;
                 }
-                if (capped.contains(key)) {
-                    Result answered = decideOnRead(n);
-                    if (answered != null) {
-                        return answered;
+            }
+            Writer writer = writers[Math.floorMod(key.hashCode(), WRITERS)];
+            if (!writer.queue.offer(new Member(n, source, deadlineNanos, key, answer))) {
+                throw new Busy();
+            }
+        } catch (RuntimeException e) {
+            answer.completeExceptionally(e);
+        }
+        return answer;
+    }
+
+    @PreDestroy
+    void stop() {
+        for (Writer w : writers) {
+            w.stop();
+        }
+    }
+
+    /** One writer: takes what is waiting, runs it as one transaction, answers every member. */
+    private final class Writer implements Runnable {
+        final BlockingQueue<Member> queue = new ArrayBlockingQueue<>(QUEUE);
+        private volatile boolean stopped;
+        private volatile Thread thread;
+
+        @Override
+        public void run() {
+            thread = Thread.currentThread();
+            var batch = new ArrayList<Member>(MAX_BATCH);
+            while (!stopped) {
+                try {
+                    batch.add(queue.take());
+                } catch (InterruptedException e) {
+                    break;
+                }
+                queue.drainTo(batch, MAX_BATCH - 1);
+                try {
+                    runBatch(batch);
+                } catch (Throwable t) {
+                    // a bug must not leave a member unanswered, nor stop the writer
+                    LOG.errorf(
+                            "intake batch failed unexpectedly: %s", t.getClass().getName());
+                    for (Member m : batch) {
+                        m.answer.completeExceptionally(t);
                     }
                 }
-                Result result =
-                        transactions.inTransaction(Transactions.Retry.ON_CONFLICT, c -> decideAndApply(c, n, source));
-                if (!result.recorded()) {
-                    capped.add(key);
-                }
-                if (result.events() > 0) {
-                    outbox.wake();
-                }
-                return result;
-            } finally {
-                stripe.unlock();
+                batch.clear();
             }
-        } finally {
-            release(key);
+            for (Member m; (m = queue.poll()) != null; ) {
+                m.answer.completeExceptionally(new Expired());
+            }
         }
+
+        void stop() {
+            stopped = true;
+            Thread t = thread;
+            if (t != null) {
+                t.interrupt();
+            }
+        }
+    }
+
+    private void runBatch(List<Member> batch) {
+        long now = System.nanoTime();
+        var live = new ArrayList<Member>(batch.size());
+        for (Member m : batch) {
+            if (now - m.deadlineNanos >= 0) {
+                m.answer.completeExceptionally(new Expired());
+            } else {
+                live.add(m);
+            }
+        }
+        if (live.isEmpty()) {
+            return;
+        }
+        Object[] outcomes;
+        try {
+            if (live.size() == 1) {
+                Member m = live.get(0);
+                outcomes =
+                        new Object[] {transactions.inTransaction(Transactions.Retry.ON_CONFLICT, c -> applyOne(c, m))};
+            } else {
+                outcomes = transactions.inTransaction(Transactions.Retry.ON_CONFLICT, c -> applyBatch(c, live));
+            }
+        } catch (RuntimeException e) {
+            // nothing of this batch committed
+            for (Member m : live) {
+                m.answer.completeExceptionally(e);
+            }
+            return;
+        }
+        boolean events = false;
+        for (int i = 0; i < live.size(); i++) {
+            Member m = live.get(i);
+            if (outcomes[i] instanceof Result r) {
+                if (!r.recorded()) {
+                    capped.add(m.key);
+                }
+                events |= r.events() > 0;
+            }
+        }
+        if (events) {
+            outbox.wake();
+        }
+        for (int i = 0; i < live.size(); i++) {
+            Member m = live.get(i);
+            if (outcomes[i] instanceof Result r) {
+                m.answer.complete(r);
+            } else {
+                m.answer.completeExceptionally((Throwable) outcomes[i]);
+            }
+        }
+    }
+
+    /** A batch of one: its own transaction, the lock and the transaction-id check in one round trip. */
+    private Result applyOne(Connection c, Member m) throws SQLException {
+        VerifiedNotification n = m.n;
+        Orders.LockedForNotice locked = Orders.lockForNotice(
+                c, n.channel(), n.outTradeNo(), n.provider().name(), checkedTransaction(n));
+        return decideAndApply(c, n, m.source, locked.order(), locked.transactionElsewhere());
+    }
+
+    /**
+     * A batch of several in one transaction: each member's result, or what failed it (its changes rolled back to
+     * its savepoint). Throws only when the transaction itself is lost.
+     */
+    private Object[] applyBatch(Connection c, List<Member> members) throws SQLException {
+        var orderKeys = new LinkedHashMap<String, String[]>();
+        var transactionKeys = new LinkedHashMap<String, String[]>();
+        for (Member m : members) {
+            orderKeys.putIfAbsent(m.key, new String[] {m.n.channel(), m.n.outTradeNo()});
+            String id = checkedTransaction(m.n);
+            if (id != null) {
+                transactionKeys.putIfAbsent(
+                        m.n.provider().name() + '\n' + id,
+                        new String[] {m.n.provider().name(), id});
+            }
+        }
+        Map<String, OrderRow> orders = Orders.lockAll(c, orderKeys.values());
+        Map<String, String> holders = Orders.transactionHolders(c, transactionKeys.values());
+        var changed = new HashSet<String>();
+        Object[] out = new Object[members.size()];
+        for (int i = 0; i < members.size(); i++) {
+            Member m = members.get(i);
+            VerifiedNotification n = m.n;
+            if (System.nanoTime() - m.deadlineNanos >= 0) {
+                // the batch ran long (a slow database): this one's 503 has left, so it must not be applied now
+                out[i] = new Expired();
+                continue;
+            }
+            for (int attempt = 1; ; attempt++) {
+                Savepoint savepoint = c.setSavepoint();
+                try {
+                    if (changed.remove(m.key)) {
+                        // an earlier member changed it (or was rolled back): read it again, under the lock we hold
+                        orders.put(m.key, Orders.find(c, n.channel(), n.outTradeNo()));
+                    }
+                    String id = checkedTransaction(n);
+                    boolean elsewhere;
+                    if (id == null) {
+                        elsewhere = false;
+                    } else if (attempt == 1) {
+                        String holder = holders.get(n.provider().name() + '\n' + id);
+                        elsewhere = holder != null && !holder.equals(m.key);
+                    } else {
+                        elsewhere =
+                                Orders.transactionElsewhere(c, n.provider().name(), id, n.channel(), n.outTradeNo());
+                    }
+                    OrderRow order = orders.get(m.key);
+                    Result r = decideAndApply(c, n, m.source, order, elsewhere);
+                    c.releaseSavepoint(savepoint);
+                    changed.add(m.key);
+                    if (id != null && r.decision().pays()) {
+                        holders.put(n.provider().name() + '\n' + id, m.key);
+                    }
+                    out[i] = r;
+                    break;
+                } catch (SQLException e) {
+                    c.rollback(savepoint);
+                    changed.add(m.key);
+                    if (Transactions.conflict(e) && attempt < 3) {
+                        continue;
+                    }
+                    out[i] = new DatabaseUnavailable(e);
+                    break;
+                } catch (RuntimeException e) {
+                    c.rollback(savepoint);
+                    changed.add(m.key);
+                    out[i] = e;
+                    break;
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The transaction id whose holder matters for this notice's decision, or null when none does. */
+    private static String checkedTransaction(VerifiedNotification n) {
+        return n.notifyClass() == NotifyClass.PAID && n.transactionId() != null && !n.accountMismatch()
+                ? n.transactionId()
+                : null;
     }
 
     private boolean admit(String key) {
@@ -172,15 +415,6 @@ public class NotificationIntake {
         admitted.compute(key, (k, v) -> v == null || v <= 1 ? null : v - 1);
     }
 
-    private static boolean lockBefore(ReentrantLock lock, long deadlineNanos) {
-        try {
-            return lock.tryLock(Math.max(0, deadlineNanos - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
-    }
-
     /**
      * For an order at the cap: decides on a plain read (no lock, no transaction). Returns the result when the
      * decision changes nothing (nothing would be written: the row is past the cap), else null for the locked path.
@@ -196,10 +430,12 @@ public class NotificationIntake {
         });
     }
 
-    private Result decideAndApply(Connection c, VerifiedNotification n, Source source) throws SQLException {
-        OrderRow order = Orders.lock(c, n.channel(), n.outTradeNo());
+    /** Decides one notice on its locked order (null: none) and writes what the decision says, in c's transaction. */
+    private Result decideAndApply(
+            Connection c, VerifiedNotification n, Source source, OrderRow order, boolean transactionElsewhere)
+            throws SQLException {
         Decision d = OrderStateMachine.decide(
-                order == null ? null : order.snapshot(), refund(c, order, n), n, transactionElsewhere(c, n));
+                order == null ? null : order.snapshot(), refund(c, order, n), n, transactionElsewhere);
         Long notificationId = Notifications.insertCapped(c, n, source, order == null ? null : order.id(), d);
         faults.afterNotificationInsert(n);
         int events = 0;
@@ -222,10 +458,8 @@ public class NotificationIntake {
     }
 
     private static boolean transactionElsewhere(Connection c, VerifiedNotification n) throws SQLException {
-        return n.notifyClass() == NotifyClass.PAID
-                && n.transactionId() != null
-                && !n.accountMismatch()
-                && Orders.transactionElsewhere(c, n.provider().name(), n.transactionId(), n.channel(), n.outTradeNo());
+        String id = checkedTransaction(n);
+        return id != null && Orders.transactionElsewhere(c, n.provider().name(), id, n.channel(), n.outTradeNo());
     }
 
     private static void apply(Connection c, VerifiedNotification n, OrderRow order, Decision d) throws SQLException {

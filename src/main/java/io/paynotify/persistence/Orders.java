@@ -11,7 +11,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
  * Every statement on {@code orders}, and its one row mapping ({@link OrderRow}). Each method works on the caller's
@@ -32,6 +35,22 @@ public final class Orders {
             + " currency, description, state, created_at, updated_at, next_query_at)"
             + " VALUES (?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?)"
             + " ON CONFLICT (channel, out_trade_no) DO NOTHING RETURNING " + COLUMNS;
+    /**
+     * The row lock and the transaction-id check in one round trip: the check runs first (an init plan), then the
+     * order's row is locked; one row comes back also when there is no order (its columns null).
+     */
+    private static final String LOCK_FOR_NOTICE = "SELECT o.*, e.elsewhere FROM (SELECT ?::text IS NOT NULL AND"
+            + " EXISTS (SELECT 1 FROM orders x WHERE x.provider = ? AND x.transaction_id = ?"
+            + " AND NOT (x.channel = ? AND x.out_trade_no = ?)) AS elsewhere) e"
+            + " LEFT JOIN LATERAL (SELECT " + COLUMNS + " FROM orders WHERE channel = ? AND out_trade_no = ?"
+            + " FOR UPDATE) o ON true";
+    /** Every order of a batch, locked in one statement, in id order: writers and replicas never deadlock on them. */
+    private static final String LOCK_ALL = "SELECT " + COLUMNS + " FROM orders"
+            + " WHERE (channel, out_trade_no) IN (SELECT * FROM unnest(?::text[], ?::text[])) ORDER BY id FOR UPDATE";
+    /** Which orders hold these (provider, transaction id) pairs now. */
+    private static final String TRANSACTION_HOLDERS = "SELECT provider, transaction_id, channel, out_trade_no"
+            + " FROM orders WHERE (provider, transaction_id) IN (SELECT * FROM unnest(?::text[], ?::text[]))";
+
     private static final String TRANSACTION_ELSEWHERE = "SELECT 1 FROM orders WHERE provider = ?"
             + " AND transaction_id = ? AND NOT (channel = ? AND out_trade_no = ?) LIMIT 1";
     private static final String PAY = "UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = ?,"
@@ -134,6 +153,93 @@ public final class Orders {
     /** The order, locked until the transaction ends ({@code FOR UPDATE}); null when there is none. */
     public static OrderRow lock(Connection c, String channel, String outTradeNo) throws SQLException {
         return one(c, LOCK, channel, outTradeNo);
+    }
+
+    /** An order locked for a notice ({@link #lockForNotice}): the row (null when none) and the id check. */
+    public record LockedForNotice(OrderRow order, boolean transactionElsewhere) {}
+
+    /**
+     * Locks the order ({@code FOR UPDATE}, null when there is none) and, in the same round trip, tells whether
+     * {@code transactionId} (null: no check) already sits on another order of the provider. The check's snapshot is
+     * the statement's: an order that takes this transaction id concurrently is caught by the unique constraint on
+     * (provider, transaction_id) when this transaction pays (the intake then runs again).
+     */
+    public static LockedForNotice lockForNotice(
+            Connection c, String channel, String outTradeNo, String provider, String transactionId)
+            throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(LOCK_FOR_NOTICE)) {
+            ps.setString(1, transactionId);
+            ps.setString(2, provider);
+            ps.setString(3, transactionId);
+            ps.setString(4, channel);
+            ps.setString(5, outTradeNo);
+            ps.setString(6, channel);
+            ps.setString(7, outTradeNo);
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                boolean elsewhere = rs.getBoolean(18);
+                return new LockedForNotice(rs.getObject(1) == null ? null : map(rs), elsewhere);
+            }
+        }
+    }
+
+    /**
+     * Locks every existing order among these (channel, outTradeNo) pairs in one statement, in id order, and returns
+     * them keyed by {@link #key}. Missing orders are simply absent.
+     */
+    public static Map<String, OrderRow> lockAll(Connection c, Collection<String[]> pairs) throws SQLException {
+        String[] channels = new String[pairs.size()];
+        String[] numbers = new String[pairs.size()];
+        int i = 0;
+        for (String[] p : pairs) {
+            channels[i] = p[0];
+            numbers[i++] = p[1];
+        }
+        var out = new HashMap<String, OrderRow>();
+        try (PreparedStatement ps = c.prepareStatement(LOCK_ALL)) {
+            ps.setArray(1, c.createArrayOf("text", channels));
+            ps.setArray(2, c.createArrayOf("text", numbers));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    OrderRow row = map(rs);
+                    out.put(key(row.channel(), row.outTradeNo()), row);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The order holding each of these (provider, transaction id) pairs: keyed by {@code provider + '\n' + id}, the
+     * value is the holder's {@link #key}.
+     */
+    public static Map<String, String> transactionHolders(Connection c, Collection<String[]> pairs) throws SQLException {
+        var out = new HashMap<String, String>();
+        if (pairs.isEmpty()) {
+            return out;
+        }
+        String[] providers = new String[pairs.size()];
+        String[] ids = new String[pairs.size()];
+        int i = 0;
+        for (String[] p : pairs) {
+            providers[i] = p[0];
+            ids[i++] = p[1];
+        }
+        try (PreparedStatement ps = c.prepareStatement(TRANSACTION_HOLDERS)) {
+            ps.setArray(1, c.createArrayOf("text", providers));
+            ps.setArray(2, c.createArrayOf("text", ids));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    out.put(rs.getString(1) + '\n' + rs.getString(2), key(rs.getString(3), rs.getString(4)));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** The in-process key of an order: channel and outTradeNo, which never contains a newline. */
+    public static String key(String channel, String outTradeNo) {
+        return channel + '\n' + outTradeNo;
     }
 
     /**

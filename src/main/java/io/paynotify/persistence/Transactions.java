@@ -115,7 +115,11 @@ public class Transactions {
         }
     }
 
-    private static boolean conflict(SQLException e) {
+    /**
+     * True for the errors after which the same work, run again, may succeed: unique violation (23505), serialization
+     * failure (40001), deadlock (40P01).
+     */
+    public static boolean conflict(SQLException e) {
         String state = e.getSQLState();
         return "23505".equals(state) || "40001".equals(state) || "40P01".equals(state);
     }

@@ -3,6 +3,7 @@ package io.paynotify.provider;
 import io.paynotify.channel.Channel;
 import io.paynotify.channel.ChannelRegistry;
 import io.paynotify.core.notify.NotifyClass;
+import io.paynotify.core.notify.Source;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.http.OneAnswer;
 import io.paynotify.intake.NotificationIntake;
@@ -130,10 +131,7 @@ public class NotifyRoutes {
             RawNotify raw = new RawNotify(channel.name(), headers(request), body.getBytes(), receivedAt);
             io.vertx.core.Context context = ctx.vertx().getOrCreateContext();
             try {
-                workers.execute(() -> {
-                    AckResponse ack = process(adapter, channel, raw, started);
-                    context.runOnContext(x -> ex.answer(ack, false));
-                });
+                workers.execute(() -> process(adapter, channel, raw, started, context, ex));
             } catch (RejectedExecutionException e) {
                 // every notification worker is busy and the queue is full: the provider retries
                 busyLog.warn(channel.name(), "-", "notification workers saturated");
@@ -147,12 +145,23 @@ public class NotifyRoutes {
         request.resume();
     }
 
-    /** Runs on a notification worker: verify, then the intake transaction; the ack follows the commit. */
-    private AckResponse process(NotifyAdapter adapter, Channel channel, RawNotify raw, long started) {
+    /**
+     * Runs on a notification worker: verify, then hand the notification to the intake's writers. The ack is rendered
+     * on the request's event loop once the transaction that holds the notification committed (or failed), so the
+     * worker is free for the next verification meanwhile.
+     */
+    private void process(
+            NotifyAdapter adapter,
+            Channel channel,
+            RawNotify raw,
+            long started,
+            io.vertx.core.Context context,
+            Exchange ex) {
         long deadline = started + TimeUnit.MILLISECONDS.toNanos(DEADLINE_MS);
         if (System.nanoTime() - deadline >= 0) {
             // queued past the deadline: its 503 has left, and nothing here may touch the database any more
-            return adapter.failure(503);
+            context.runOnContext(x -> ex.answer(adapter.failure(503), false));
+            return;
         }
         VerifiedNotification n;
         try {
@@ -162,48 +171,72 @@ public class NotifyRoutes {
                     channel.name(), adapter.pathSegment(), r.kind().status(), r.rejectionCause());
             metrics.rejected(
                     channel.name(), adapter.provider(), r.rejectionCause().name());
-            return adapter.failure(r.kind().status());
+            context.runOnContext(x -> ex.answer(adapter.failure(r.kind().status()), false));
+            return;
         } catch (RuntimeException e) {
             // a bug must not leak a stack trace nor become a success; the provider retries
             LOG.errorf(
                     "notify channel=%s verification failed unexpectedly: %s",
                     channel.name(), e.getClass().getName());
-            return adapter.failure(503);
+            context.runOnContext(x -> ex.answer(adapter.failure(503), false));
+            return;
         }
-        try {
-            NotificationIntake.Result result = intake.handle(n, deadline);
+        intake.submit(n, Source.NOTIFY, deadline)
+                .whenComplete((result, error) ->
+                        context.runOnContext(x -> ex.answer(ack(adapter, channel, n, started, result, error), false)));
+    }
+
+    /** The ack for an intake's result or failure; counts and logs it. */
+    private AckResponse ack(
+            NotifyAdapter adapter,
+            Channel channel,
+            VerifiedNotification n,
+            long started,
+            NotificationIntake.Result result,
+            Throwable error) {
+        Throwable e = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
+                ? error.getCause()
+                : error;
+        if (e == null) {
             var d = result.decision();
             metrics.recorded(channel.name(), n.provider(), d.outcome(), d.reason());
             if (n.notifyClass() == NotifyClass.REFUND) {
                 metrics.refund(channel.name(), n.provider(), d.outcome(), d.reason());
             }
-            LOG.infof(
-                    "notify channel=%s outTradeNo=%s outcome=%s reason=%s recorded=%s latencyMs=%d",
-                    channel.name(),
-                    n.outTradeNo(),
-                    d.outcome(),
-                    d.reason() == null ? "-" : d.reason(),
-                    result.recorded(),
-                    (System.nanoTime() - started) / 1_000_000);
+            if (LOG.isInfoEnabled()) {
+                // built by hand: a format string would be parsed again for every notification
+                LOG.info(new StringBuilder(160)
+                        .append("notify channel=")
+                        .append(channel.name())
+                        .append(" outTradeNo=")
+                        .append(n.outTradeNo())
+                        .append(" outcome=")
+                        .append(d.outcome().name())
+                        .append(" reason=")
+                        .append(d.reason() == null ? "-" : d.reason().name())
+                        .append(" recorded=")
+                        .append(result.recorded())
+                        .append(" latencyMs=")
+                        .append((System.nanoTime() - started) / 1_000_000)
+                        .toString());
+            }
             return d.successAck() ? adapter.success() : adapter.failure(422);
-        } catch (DatabaseUnavailable e) {
+        }
+        if (e instanceof DatabaseUnavailable db) {
             LOG.warnf(
                     "notify channel=%s outTradeNo=%s answered 503: database failed (SQLState %s)",
-                    channel.name(), n.outTradeNo(), e.sqlState());
-            return adapter.failure(503);
-        } catch (NotificationIntake.Busy e) {
+                    channel.name(), n.outTradeNo(), db.sqlState());
+        } else if (e instanceof NotificationIntake.Busy) {
             busyLog.warn(channel.name(), n.outTradeNo(), "too many deliveries of this order in flight");
-            return adapter.failure(503);
-        } catch (NotificationIntake.Expired e) {
+        } else if (e instanceof NotificationIntake.Expired) {
             busyLog.warn(channel.name(), n.outTradeNo(), "dropped: its deadline passed while it waited");
-            return adapter.failure(503);
-        } catch (RuntimeException e) {
-            // a bug must not become a success: nothing was committed (the transaction rolled back)
+        } else {
+            // a bug must not become a success: nothing of this notification was committed
             LOG.errorf(
                     "notify channel=%s outTradeNo=%s answered 503: %s",
                     channel.name(), n.outTradeNo(), e.getClass().getName());
-            return adapter.failure(503);
         }
+        return adapter.failure(503);
     }
 
     /** A flood of refused replays costs ten log lines a second, not one per delivery. */
