@@ -197,7 +197,7 @@ public class NotificationIntake {
                     return answer;
                 }
             }
-            Writer writer = writers[Math.floorMod(key.hashCode(), WRITERS)];
+            Writer writer = writers[writerOf(key)];
             if (!writer.queue.offer(new Member(n, source, deadlineNanos, key, answer))) {
                 throw new Busy();
             }
@@ -205,6 +205,16 @@ public class NotificationIntake {
             answer.completeExceptionally(e);
         }
         return answer;
+    }
+
+    /** The writer that takes every notification of this order key (for tests that line up a batch). */
+    static int writerOf(String key) {
+        return Math.floorMod(key.hashCode(), WRITERS);
+    }
+
+    /** How many notifications wait for this writer now (for tests). */
+    int queued(int writer) {
+        return writers[writer].queue.size();
     }
 
     @PreDestroy
@@ -270,6 +280,7 @@ public class NotificationIntake {
         if (live.isEmpty()) {
             return;
         }
+        faults.beforeBatch(live.size());
         Object[] outcomes;
         try {
             if (live.size() == 1) {
@@ -437,7 +448,7 @@ public class NotificationIntake {
         Decision d = OrderStateMachine.decide(
                 order == null ? null : order.snapshot(), refund(c, order, n), n, transactionElsewhere);
         Long notificationId = Notifications.insertCapped(c, n, source, order == null ? null : order.id(), d);
-        faults.afterNotificationInsert(n);
+        faults.afterNotificationInsert(c, n);
         int events = 0;
         if (order != null) {
             List<String> added = d.addedAttention(order.attention());

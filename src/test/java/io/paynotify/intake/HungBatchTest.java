@@ -1,0 +1,162 @@
+package io.paynotify.intake;
+
+import static io.paynotify.testing.OrderBuilder.anOrder;
+import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.paynotify.core.notify.NotifyClass;
+import io.paynotify.core.notify.Provider;
+import io.paynotify.core.notify.Source;
+import io.paynotify.core.notify.VerifiedNotification;
+import io.paynotify.persistence.Orders;
+import io.paynotify.testing.ArmedIntakeFaults;
+import io.paynotify.testing.Db;
+import io.paynotify.testing.TcpProxy;
+import io.paynotify.testing.TestChannels;
+import io.paynotify.testing.WechatV2Fixtures;
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.restassured.response.Response;
+import jakarta.inject.Inject;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A database that hangs in the middle of a batch (after one member applied and the next inserted its row): every
+ * member gets the provider's failure ack within the deadline, nothing of the batch is committed, and the provider's
+ * retries then apply each notification exactly once.
+ */
+@QuarkusTest
+class HungBatchTest {
+
+    private static final HttpClient HTTP = HttpClient.newHttpClient();
+
+    @TestHTTPResource("/notify/wechatpay/" + TestChannels.WX)
+    URI notify;
+
+    @Inject
+    NotificationIntake intake;
+
+    @AfterEach
+    void heal() {
+        ArmedIntakeFaults.releaseBatches();
+        TcpProxy.heal();
+    }
+
+    @Test
+    void everyMemberIs503WithinTheDeadlineAndNoneIsApplied() throws Exception {
+        int writer = 0;
+        List<String> nos = new ArrayList<>();
+        while (nos.size() < 4) {
+            String no = "HB" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
+            if (NotificationIntake.writerOf(Orders.key(TestChannels.WX, no)) == writer) {
+                nos.add(no);
+            }
+        }
+        String plug = nos.remove(3);
+        List<byte[]> bodies = new ArrayList<>();
+        for (String no : nos) {
+            anOrder()
+                    .channel(TestChannels.WX)
+                    .provider("WECHATPAY_V2")
+                    .outTradeNo(no)
+                    .amount(100)
+                    .insert();
+            bodies.add(WechatV2Fixtures.body(
+                    WechatV2Fixtures.signed(WechatV2Fixtures.paid(no, "4200" + no, 100), TestChannels.WX_KEY, "MD5")));
+        }
+        // the second member's notification row is in; then the database stops answering
+        ArmedIntakeFaults.arm(nos.get(1), (c, n) -> TcpProxy.hang());
+
+        List<CompletableFuture<HttpResponse<String>>> answers = new ArrayList<>();
+        List<Long> sent = new ArrayList<>();
+        try {
+            ArmedIntakeFaults.holdBatches();
+            intake.submit(plugNotice(plug), Source.NOTIFY, System.nanoTime() + TimeUnit.SECONDS.toNanos(60));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> !ArmedIntakeFaults.batchSizes().isEmpty());
+            for (byte[] body : bodies) {
+                sent.add(System.nanoTime());
+                answers.add(HTTP.sendAsync(
+                        HttpRequest.newBuilder(notify)
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString()));
+            }
+            await().atMost(Duration.ofSeconds(2)).until(() -> intake.queued(writer) == bodies.size());
+            ArmedIntakeFaults.releaseBatches();
+
+            for (int i = 0; i < answers.size(); i++) {
+                HttpResponse<String> r = answers.get(i).get(10, TimeUnit.SECONDS);
+                long ms = (System.nanoTime() - sent.get(i)) / 1_000_000;
+                assertEquals(503, r.statusCode(), "member " + i);
+                assertTrue(ms < 5_000, "member " + i + " answered after " + ms + " ms");
+            }
+            assertEquals(List.of(1, 3), ArmedIntakeFaults.batchSizes(), "the plug, then the three in one batch");
+
+            // the writer's connection gives up (socket timeout) and nothing it held back can commit
+            await().atMost(Duration.ofSeconds(20)).until(() -> TcpProxy.heldConnections() == 0);
+        } finally {
+            ArmedIntakeFaults.disarm(nos.get(1));
+            TcpProxy.heal();
+        }
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> Db.count("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                                + " AND state LIKE 'idle in transaction%'")
+                        == 0);
+        for (String no : nos) {
+            assertEquals(
+                    "PENDING",
+                    Db.row("SELECT state FROM orders WHERE out_trade_no = ?", no)
+                            .get("state"),
+                    no);
+            assertEquals(0, Db.count("SELECT count(*) FROM notifications WHERE out_trade_no = ?", no), no);
+        }
+
+        // the provider's retries: each applied exactly once
+        for (int i = 0; i < nos.size(); i++) {
+            byte[] body = bodies.get(i);
+            Response r = await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(
+                            () -> given().body(body).post("/notify/wechatpay/" + TestChannels.WX),
+                            x -> x.statusCode() != 503);
+            assertEquals(200, r.statusCode());
+            assertEquals(
+                    "SUCCESS",
+                    Db.row("SELECT state FROM orders WHERE out_trade_no = ?", nos.get(i))
+                            .get("state"));
+            assertEquals(
+                    1,
+                    Db.count(
+                            "SELECT count(*) FROM notifications WHERE out_trade_no = ? AND outcome = 'APPLIED'",
+                            nos.get(i)));
+        }
+    }
+
+    private static VerifiedNotification plugNotice(String no) {
+        return VerifiedNotification.builder(
+                        Provider.WECHATPAY_V2,
+                        TestChannels.WX,
+                        no,
+                        NotifyClass.INFO,
+                        "USERPAYING",
+                        "<xml/>".getBytes(StandardCharsets.UTF_8),
+                        Instant.now())
+                .build();
+    }
+}
