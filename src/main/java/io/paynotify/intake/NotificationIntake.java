@@ -28,6 +28,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CompletableFuture;
@@ -288,7 +289,7 @@ public class NotificationIntake {
                 outcomes =
                         new Object[] {transactions.inTransaction(Transactions.Retry.ON_CONFLICT, c -> applyOne(c, m))};
             } else {
-                outcomes = transactions.inTransaction(Transactions.Retry.ON_CONFLICT, c -> applyBatch(c, live));
+                outcomes = runSeveral(live);
             }
         } catch (RuntimeException e) {
             // nothing of this batch committed
@@ -320,6 +321,33 @@ public class NotificationIntake {
         }
     }
 
+    /**
+     * Several members in one transaction. First without savepoints (two round trips less per member); when any
+     * member fails, that transaction is rolled back whole and the batch runs again with a savepoint around each
+     * member, so that only the failing one is lost. Members whose deadline passed meanwhile are not run again.
+     */
+    private Object[] runSeveral(List<Member> live) {
+        try {
+            return transactions.inTransaction(Transactions.Retry.ON_CONFLICT, c -> applyBatch(c, live, false));
+        } catch (MemberFailed e) {
+            long now = System.nanoTime();
+            if (live.stream().allMatch(m -> now - m.deadlineNanos >= 0)) {
+                // every answer has left already (a slow or hung database): do not try again
+                Object[] expired = new Object[live.size()];
+                java.util.Arrays.fill(expired, new Expired());
+                return expired;
+            }
+            return transactions.inTransaction(Transactions.Retry.ON_CONFLICT, c -> applyBatch(c, live, true));
+        }
+    }
+
+    /** A member failed in a batch without savepoints: the batch runs again with them. */
+    private static final class MemberFailed extends RuntimeException {
+        MemberFailed() {
+            super("a member of the batch failed", null, false, false);
+        }
+    }
+
     /** A batch of one: its own transaction, the lock and the transaction-id check in one round trip. */
     private Result applyOne(Connection c, Member m) throws SQLException {
         VerifiedNotification n = m.n;
@@ -332,7 +360,7 @@ public class NotificationIntake {
      * A batch of several in one transaction: each member's result, or what failed it (its changes rolled back to
      * its savepoint). Throws only when the transaction itself is lost.
      */
-    private Object[] applyBatch(Connection c, List<Member> members) throws SQLException {
+    private Object[] applyBatch(Connection c, List<Member> members, boolean isolated) throws SQLException {
         var orderKeys = new LinkedHashMap<String, String[]>();
         var transactionKeys = new LinkedHashMap<String, String[]>();
         for (Member m : members) {
@@ -350,37 +378,24 @@ public class NotificationIntake {
         Object[] out = new Object[members.size()];
         for (int i = 0; i < members.size(); i++) {
             Member m = members.get(i);
-            VerifiedNotification n = m.n;
             if (System.nanoTime() - m.deadlineNanos >= 0) {
                 // the batch ran long (a slow database): this one's 503 has left, so it must not be applied now
                 out[i] = new Expired();
                 continue;
             }
+            if (!isolated) {
+                try {
+                    out[i] = applyMember(c, m, orders, holders, changed, 1);
+                } catch (SQLException | RuntimeException e) {
+                    throw new MemberFailed();
+                }
+                continue;
+            }
             for (int attempt = 1; ; attempt++) {
                 Savepoint savepoint = c.setSavepoint();
                 try {
-                    if (changed.remove(m.key)) {
-                        // an earlier member changed it (or was rolled back): read it again, under the lock we hold
-                        orders.put(m.key, Orders.find(c, n.channel(), n.outTradeNo()));
-                    }
-                    String id = checkedTransaction(n);
-                    boolean elsewhere;
-                    if (id == null) {
-                        elsewhere = false;
-                    } else if (attempt == 1) {
-                        String holder = holders.get(n.provider().name() + '\n' + id);
-                        elsewhere = holder != null && !holder.equals(m.key);
-                    } else {
-                        elsewhere =
-                                Orders.transactionElsewhere(c, n.provider().name(), id, n.channel(), n.outTradeNo());
-                    }
-                    OrderRow order = orders.get(m.key);
-                    Result r = decideAndApply(c, n, m.source, order, elsewhere);
+                    Result r = applyMember(c, m, orders, holders, changed, attempt);
                     c.releaseSavepoint(savepoint);
-                    changed.add(m.key);
-                    if (id != null && r.decision().pays()) {
-                        holders.put(n.provider().name() + '\n' + id, m.key);
-                    }
                     out[i] = r;
                     break;
                 } catch (SQLException e) {
@@ -400,6 +415,41 @@ public class NotificationIntake {
             }
         }
         return out;
+    }
+
+    /**
+     * One member of a batch, on the orders locked for it: decide (on the order as the members before left it),
+     * record, apply.
+     */
+    private Result applyMember(
+            Connection c,
+            Member m,
+            Map<String, OrderRow> orders,
+            Map<String, String> holders,
+            Set<String> changed,
+            int attempt)
+            throws SQLException {
+        VerifiedNotification n = m.n;
+        if (changed.remove(m.key)) {
+            // an earlier member changed it (or was rolled back): read it again, under the lock we hold
+            orders.put(m.key, Orders.find(c, n.channel(), n.outTradeNo()));
+        }
+        String id = checkedTransaction(n);
+        boolean elsewhere;
+        if (id == null) {
+            elsewhere = false;
+        } else if (attempt == 1) {
+            String holder = holders.get(n.provider().name() + '\n' + id);
+            elsewhere = holder != null && !holder.equals(m.key);
+        } else {
+            elsewhere = Orders.transactionElsewhere(c, n.provider().name(), id, n.channel(), n.outTradeNo());
+        }
+        Result r = decideAndApply(c, n, m.source, orders.get(m.key), elsewhere);
+        changed.add(m.key);
+        if (id != null && r.decision().pays()) {
+            holders.put(n.provider().name() + '\n' + id, m.key);
+        }
+        return r;
     }
 
     /** The transaction id whose holder matters for this notice's decision, or null when none does. */

@@ -162,7 +162,7 @@ class BatchCommitTest {
     @Test
     void aTransactionIdTakenMeanwhileMeetsTheConstraintAndThatMemberDecidesAgain() throws Exception {
         int writer = 3;
-        List<String> nos = ordersOn(writer, 2);
+        List<String> nos = ordersOn(writer, 3);
         for (String no : nos) {
             anOrder()
                     .channel(TestChannels.WX)
@@ -178,30 +178,45 @@ class BatchCommitTest {
                 .insert()
                 .outTradeNo();
         String txn = "TX" + UUID.randomUUID().toString().replace("-", "").substring(0, 20);
-        // while the batch runs (after the first member's insert), another transaction pays another order with the
-        // transaction id the second member carries, and commits: the batch read the holders before that
-        ArmedIntakeFaults.arm(
-                nos.get(0),
-                (c, n) -> Db.update(
+        // The third member throws, so the batch runs a second time with a savepoint per member. In that run, after
+        // the first member's insert, another transaction pays another order with the transaction id the second
+        // member carries, and commits: the batch had read the holders before that.
+        AtomicInteger runs = new AtomicInteger();
+        ArmedIntakeFaults.arm(nos.get(0), (c, n) -> {
+            if (runs.incrementAndGet() == 2) {
+                Db.update(
                         "UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = now() WHERE out_trade_no = ?",
                         txn,
-                        other));
+                        other);
+            }
+        });
+        ArmedIntakeFaults.arm(nos.get(2));
         List<CompletableFuture<NotificationIntake.Result>> answers;
         try {
-            answers = inOneBatch(writer, List.of(paid(nos.get(0), "T" + nos.get(0), 100), paid(nos.get(1), txn, 100)));
+            answers = inOneBatch(
+                    writer,
+                    List.of(
+                            paid(nos.get(0), "T" + nos.get(0), 100),
+                            paid(nos.get(1), txn, 100),
+                            paid(nos.get(2), "T" + nos.get(2), 100)));
         } finally {
             ArmedIntakeFaults.disarm(nos.get(0));
+            ArmedIntakeFaults.disarm(nos.get(2));
         }
 
+        assertEquals(2, runs.get(), "the batch ran twice: without savepoints, then with");
         assertEquals(Outcome.APPLIED, result(answers.get(0)).decision().outcome());
         var second = result(answers.get(1)).decision();
         assertEquals(Outcome.ANOMALY, second.outcome(), "decided again after the unique violation");
         assertEquals(Reason.TRANSACTION_ON_OTHER_ORDER, second.reason());
+        assertInstanceOf(IllegalStateException.class, failure(answers.get(2)));
         assertEquals("PENDING", state(nos.get(1)));
         assertNull(Db.row("SELECT transaction_id FROM orders WHERE out_trade_no = ?", nos.get(1))
                 .get("transaction_id"));
         assertEquals(1, notifications(nos.get(1), "ANOMALY"));
         assertEquals(1, notifications(nos.get(1), null), "one row: the rolled-back attempt left none");
+        assertEquals("SUCCESS", state(nos.get(0)));
+        assertEquals(0, notifications(nos.get(2), null));
     }
 
     /**
