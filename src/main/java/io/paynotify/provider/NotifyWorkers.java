@@ -9,10 +9,12 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * The notification work (verification and the intake transaction) runs on these threads and nowhere else, so that
- * a flood on {@code /notify} can never take the threads that {@code /api} and {@code /admin} need. Bounded on both
- * sides: {@link #THREADS} threads and a queue of {@link #QUEUE}; a delivery that finds the queue full is answered
- * 503 at once. Each thread holds at most one pool connection, and there are fewer threads than the pool's 20
+ * The notification work (verification, then the hand-over to the intake's writers) runs on these threads and
+ * nowhere else, so that a flood on {@code /notify} can never take the threads that {@code /api} and {@code /admin}
+ * need. Bounded on both sides: {@link #THREADS} threads and a queue of {@link #QUEUE}; a delivery that finds the
+ * queue full is answered 503 at once. A thread does not wait for the commit (the intake's writers run the
+ * transactions and the ack leaves from the event loop); it holds a pool connection only for the plain read of an
+ * order at the cap of recorded deliveries. Threads plus the intake's 4 writers stay below the pool's 20
  * connections, so the merchant and admin APIs and the scheduled jobs always find a connection too.
  */
 @ApplicationScoped
