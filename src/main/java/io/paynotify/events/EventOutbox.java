@@ -10,7 +10,6 @@ import io.paynotify.core.order.RefundStatus;
 import io.paynotify.persistence.Deliveries;
 import io.paynotify.persistence.Events;
 import io.paynotify.persistence.OrderRow;
-import io.paynotify.persistence.Orders;
 import io.paynotify.persistence.RefundRow;
 import io.paynotify.persistence.Refunds;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -53,10 +52,11 @@ public class EventOutbox {
      * rows were changed: {@code order.paid}, {@code order.closed}, {@code order.refunded}, and one
      * {@code order.attention} per reason added (the cell's own reason first).
      *
+     * @param order the order as the decision left it (this transaction's row)
      * @param addedAttention the reasons the decision added to the order's attention
      * @return how many events were written
      */
-    public int afterDecision(Connection c, String channel, String outTradeNo, Decision d, List<String> addedAttention)
+    public int afterDecision(Connection c, OrderRow order, Decision d, List<String> addedAttention)
             throws SQLException {
         var types = new ArrayList<EventType>();
         if (d.pays()) {
@@ -74,9 +74,10 @@ public class EventOutbox {
         if (types.isEmpty() && addedAttention.isEmpty()) {
             return 0;
         }
-        OrderRow order = Orders.find(c, channel, outTradeNo);
-        RefundRow refund =
-                refunded ? Refunds.find(c, channel, outTradeNo, d.refund().outRefundNo()) : null;
+        RefundRow refund = refunded
+                ? Refunds.find(
+                        c, order.channel(), order.outTradeNo(), d.refund().outRefundNo())
+                : null;
         int written = 0;
         for (EventType t : types) {
             write(c, t, order, refund, null);

@@ -353,7 +353,8 @@ public class NotificationIntake {
         VerifiedNotification n = m.n;
         Orders.LockedForNotice locked = Orders.lockForNotice(
                 c, n.channel(), n.outTradeNo(), n.provider().name(), checkedTransaction(n));
-        return decideAndApply(c, n, m.source, locked.order(), locked.transactionElsewhere());
+        return decideAndApply(c, n, m.source, locked.order(), locked.transactionElsewhere())
+                .result();
     }
 
     /**
@@ -431,7 +432,7 @@ public class NotificationIntake {
             throws SQLException {
         VerifiedNotification n = m.n;
         if (changed.remove(m.key)) {
-            // an earlier member changed it (or was rolled back): read it again, under the lock we hold
+            // an earlier member of this order was rolled back to its savepoint: read the row again, under our lock
             orders.put(m.key, Orders.find(c, n.channel(), n.outTradeNo()));
         }
         String id = checkedTransaction(n);
@@ -444,8 +445,9 @@ public class NotificationIntake {
         } else {
             elsewhere = Orders.transactionElsewhere(c, n.provider().name(), id, n.channel(), n.outTradeNo());
         }
-        Result r = decideAndApply(c, n, m.source, orders.get(m.key), elsewhere);
-        changed.add(m.key);
+        Applied applied = decideAndApply(c, n, m.source, orders.get(m.key), elsewhere);
+        orders.put(m.key, applied.order());
+        Result r = applied.result();
         if (id != null && r.decision().pays()) {
             holders.put(n.provider().name() + '\n' + id, m.key);
         }
@@ -492,7 +494,7 @@ public class NotificationIntake {
     }
 
     /** Decides one notice on its locked order (null: none) and writes what the decision says, in c's transaction. */
-    private Result decideAndApply(
+    private Applied decideAndApply(
             Connection c, VerifiedNotification n, Source source, OrderRow order, boolean transactionElsewhere)
             throws SQLException {
         Decision d = OrderStateMachine.decide(
@@ -500,14 +502,18 @@ public class NotificationIntake {
         Long notificationId = Notifications.insertCapped(c, n, source, order == null ? null : order.id(), d);
         faults.afterNotificationInsert(c, n);
         int events = 0;
+        OrderRow after = order;
         if (order != null) {
             List<String> added = d.addedAttention(order.attention());
-            apply(c, n, order, d);
+            after = apply(c, n, order, d);
             // in this transaction: the events exist if and only if the change commits
-            events = outbox.afterDecision(c, n.channel(), n.outTradeNo(), d, added);
+            events = outbox.afterDecision(c, after, d, added);
         }
-        return new Result(d, notificationId != null, events, notificationId);
+        return new Applied(new Result(d, notificationId != null, events, notificationId), after);
     }
+
+    /** A member's result and its order as this transaction now holds it (null: no order). */
+    private record Applied(Result result, OrderRow order) {}
 
     /** The refund a REFUND notice names, as it stands (protected by the order's row lock), or null. */
     private static RefundSnapshot refund(Connection c, OrderRow order, VerifiedNotification n) throws SQLException {
@@ -523,24 +529,26 @@ public class NotificationIntake {
         return id != null && Orders.transactionElsewhere(c, n.provider().name(), id, n.channel(), n.outTradeNo());
     }
 
-    private static void apply(Connection c, VerifiedNotification n, OrderRow order, Decision d) throws SQLException {
+    /** Writes the decision's change of the order; returns the order as it now stands. */
+    private static OrderRow apply(Connection c, VerifiedNotification n, OrderRow order, Decision d)
+            throws SQLException {
         if (d.changesNothing(order.attention())) {
             // a duplicate or an ignored notice: the order stays as it is
-            return;
+            return order;
         }
         var attention = new ArrayList<>(order.attention());
         attention.addAll(d.addedAttention(order.attention()));
         Instant now = n.receivedAt();
         if (d.refund() != null) {
             Refunds.apply(c, order.id(), n.channel(), n.outTradeNo(), d.refund(), now);
-            Orders.refund(c, order.id(), d.newState(), d.refundedAmount(), attention, now);
+            return Orders.refund(c, order.id(), d.newState(), d.refundedAmount(), attention, now);
         } else if (d.pays()) {
             Instant paidAt = n.paidAt() != null ? n.paidAt() : n.receivedAt();
-            Orders.pay(c, order.id(), n.transactionId(), paidAt, n.providerStatus(), attention, now);
+            return Orders.pay(c, order.id(), n.transactionId(), paidAt, n.providerStatus(), attention, now);
         } else if (d.newState() == OrderState.CLOSED) {
-            Orders.close(c, order.id(), attention, now);
+            return Orders.close(c, order.id(), attention, now);
         } else {
-            Orders.flag(c, order.id(), attention, now);
+            return Orders.flag(c, order.id(), attention, now);
         }
     }
 

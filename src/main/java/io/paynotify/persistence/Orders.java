@@ -55,14 +55,14 @@ public final class Orders {
             + " AND transaction_id = ? AND NOT (channel = ? AND out_trade_no = ?) LIMIT 1";
     private static final String PAY = "UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = ?,"
             + " paid_provider_status = ?, attention = ?, updated_at = ?, version = version + 1"
-            + " WHERE id = ? AND state = 'PENDING'";
+            + " WHERE id = ? AND state = 'PENDING' RETURNING " + COLUMNS;
     private static final String CLOSE = "UPDATE orders SET state = 'CLOSED', attention = ?, updated_at = ?,"
             + " version = version + 1 WHERE id = ? AND state = 'PENDING' RETURNING " + COLUMNS;
     private static final String REFUND = "UPDATE orders SET state = coalesce(?, state),"
             + " refunded_minor = coalesce(?, refunded_minor), attention = ?, updated_at = ?, version = version + 1"
-            + " WHERE id = ? AND state IN ('SUCCESS', 'PARTIALLY_REFUNDED', 'REFUNDED')";
+            + " WHERE id = ? AND state IN ('SUCCESS', 'PARTIALLY_REFUNDED', 'REFUNDED') RETURNING " + COLUMNS;
     private static final String FLAG =
-            "UPDATE orders SET attention = ?, updated_at = ?, version = version + 1 WHERE id = ?";
+            "UPDATE orders SET attention = ?, updated_at = ?, version = version + 1 WHERE id = ? RETURNING " + COLUMNS;
 
     /** The next step after now, in PostgreSQL's clock: the first {@code created_at + step} still in the future. */
     private static final String NEXT_STEP = "(SELECT o.created_at + step FROM unnest(?::interval[]) AS step"
@@ -288,8 +288,8 @@ public final class Orders {
         }
     }
 
-    /** PENDING → SUCCESS on the locked row. */
-    public static void pay(
+    /** PENDING → SUCCESS on the locked row; the order as it now stands. */
+    public static OrderRow pay(
             Connection c,
             long id,
             String transactionId,
@@ -305,7 +305,7 @@ public final class Orders {
             ps.setArray(4, textArray(c, attention));
             ps.setTimestamp(5, Timestamp.from(now));
             ps.setLong(6, id);
-            requireOneRow(ps.executeUpdate());
+            return changedRow(ps);
         }
     }
 
@@ -323,9 +323,10 @@ public final class Orders {
     }
 
     /**
-     * A refund's effect on the locked, paid order: its new state and refunded amount (each null when it stays).
+     * A refund's effect on the locked, paid order: its new state and refunded amount (each null when it stays); the
+     * order as it now stands.
      */
-    public static void refund(
+    public static OrderRow refund(
             Connection c, long id, OrderState newState, Long refundedAmount, List<String> attention, Instant now)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(REFUND)) {
@@ -338,17 +339,28 @@ public final class Orders {
             ps.setArray(3, textArray(c, attention));
             ps.setTimestamp(4, Timestamp.from(now));
             ps.setLong(5, id);
-            requireOneRow(ps.executeUpdate());
+            return changedRow(ps);
         }
     }
 
-    /** Replaces the attention list (append-only: the caller passes the old list plus the new reasons). */
-    public static void flag(Connection c, long id, List<String> attention, Instant now) throws SQLException {
+    /**
+     * Replaces the attention list (append-only: the caller passes the old list plus the new reasons); the order as
+     * it now stands.
+     */
+    public static OrderRow flag(Connection c, long id, List<String> attention, Instant now) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(FLAG)) {
             ps.setArray(1, textArray(c, attention));
             ps.setTimestamp(2, Timestamp.from(now));
             ps.setLong(3, id);
-            ps.executeUpdate();
+            return changedRow(ps);
+        }
+    }
+
+    /** The one row a conditional update under the row lock changed (RETURNING), never none. */
+    private static OrderRow changedRow(PreparedStatement ps) throws SQLException {
+        try (ResultSet rs = ps.executeQuery()) {
+            requireOneRow(rs.next() ? 1 : 0);
+            return map(rs);
         }
     }
 
