@@ -51,6 +51,9 @@ class BatchCommitTest {
     @Inject
     NotificationIntake intake;
 
+    @io.quarkus.test.common.http.TestHTTPResource("/notify/wechatpay/" + TestChannels.WX)
+    java.net.URI notify;
+
     @AfterEach
     void release() {
         ArmedIntakeFaults.releaseBatches();
@@ -217,6 +220,86 @@ class BatchCommitTest {
         assertEquals(1, notifications(nos.get(1), null), "one row: the rolled-back attempt left none");
         assertEquals("SUCCESS", state(nos.get(0)));
         assertEquals(0, notifications(nos.get(2), null));
+    }
+
+    @Test
+    void identicalStormsOnSeveralOrdersShareBatchesAndEachOrderIsPaidOnce() throws Exception {
+        int orders = 8;
+        int copies = 10;
+        List<String> nos = new ArrayList<>();
+        for (int w = 0; w < NotificationIntake.WRITERS; w++) {
+            nos.addAll(ordersOn(w, orders / NotificationIntake.WRITERS));
+        }
+        List<java.net.http.HttpRequest> requests = new ArrayList<>();
+        for (String no : nos) {
+            anOrder()
+                    .channel(TestChannels.WX)
+                    .provider("WECHATPAY_V2")
+                    .outTradeNo(no)
+                    .amount(100)
+                    .insert();
+            byte[] body = io.paynotify.testing.WechatV2Fixtures.body(io.paynotify.testing.WechatV2Fixtures.signed(
+                    io.paynotify.testing.WechatV2Fixtures.paid(no, "4200" + no, 100), TestChannels.WX_KEY, "MD5"));
+            requests.add(java.net.http.HttpRequest.newBuilder(notify)
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body))
+                    .build());
+        }
+        var http = java.net.http.HttpClient.newHttpClient();
+        ArmedIntakeFaults.holdBatches();
+        for (int w = 0; w < NotificationIntake.WRITERS; w++) {
+            String plug = ordersOn(w, 1).get(0);
+            intake.submit(paid(plug, "P" + plug, 100), Source.NOTIFY, deadline());
+        }
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> ArmedIntakeFaults.batchSizes().size() == NotificationIntake.WRITERS);
+        var answers = new ArrayList<CompletableFuture<java.net.http.HttpResponse<String>>>();
+        for (int i = 0; i < copies; i++) {
+            for (var r : requests) {
+                answers.add(http.sendAsync(r, java.net.http.HttpResponse.BodyHandlers.ofString()));
+            }
+        }
+        // five of each order are admitted (the rest are 503 at once) and wait behind the held writers
+        int admitted = orders * NotificationIntake.MAX_PER_ORDER;
+        await().atMost(Duration.ofSeconds(2)).until(() -> queuedInAll() == admitted);
+        await().atMost(Duration.ofSeconds(2))
+                .until(() -> answers.stream().filter(CompletableFuture::isDone).count() == answers.size() - admitted);
+        ArmedIntakeFaults.releaseBatches();
+
+        var statuses = new java.util.TreeMap<Integer, Integer>();
+        for (var a : answers) {
+            statuses.merge(a.get(10, TimeUnit.SECONDS).statusCode(), 1, Integer::sum);
+        }
+        assertEquals(
+                java.util.Map.of(200, admitted, 503, orders * copies - admitted),
+                statuses,
+                "the admitted ones acked, the rest refused at once");
+        List<Integer> batches = ArmedIntakeFaults.batchSizes();
+        assertEquals(
+                admitted,
+                batches.subList(NotificationIntake.WRITERS, batches.size()).stream()
+                        .mapToInt(Integer::intValue)
+                        .sum());
+        assertTrue(
+                batches.subList(NotificationIntake.WRITERS, batches.size()).stream()
+                        .allMatch(b -> b > 1),
+                "every batch after the plugs held several: " + batches);
+        for (String no : nos) {
+            assertEquals("SUCCESS", state(no));
+            assertEquals(1, notifications(no, "APPLIED"), no);
+            assertEquals(NotificationIntake.MAX_PER_ORDER - 1, notifications(no, "DUPLICATE"), no);
+            assertEquals(
+                    1L,
+                    Db.row("SELECT version FROM orders WHERE out_trade_no = ?", no)
+                            .get("version"));
+        }
+    }
+
+    private int queuedInAll() {
+        int sum = 0;
+        for (int w = 0; w < NotificationIntake.WRITERS; w++) {
+            sum += intake.queued(w);
+        }
+        return sum;
     }
 
     /**
