@@ -1,5 +1,6 @@
 package io.paynotify.health;
 
+import io.paynotify.metrics.NotifyMetrics;
 import io.quarkus.flyway.FlywayDataSource;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -39,6 +40,9 @@ import org.jboss.logging.Logger;
  * later migration, and this replica is still ready as long as its own newest one is there. The newest version in
  * the build is read once from Flyway (it cannot change while the process runs).
  *
+ * <p>Every answer is also recorded in {@link NotifyMetrics#readiness}, so that an alert sees a replica whose
+ * readiness flaps (docs/operations.md "Alerts and runbooks").
+ *
  * <p>Quarkus' own datasource readiness check is switched off ({@code quarkus.datasource.health.enabled=false}):
  * it has no time bound of its own, and this check covers it.
  */
@@ -53,6 +57,7 @@ public class DatabaseReadiness implements HealthCheck {
 
     private final DataSource dataSource;
     private final Flyway flyway;
+    private final NotifyMetrics metrics;
     private final ThreadPoolExecutor executor =
             new ThreadPoolExecutor(0, 2, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
                 Thread t = new Thread(r, "paynotify-readiness");
@@ -63,13 +68,22 @@ public class DatabaseReadiness implements HealthCheck {
     private volatile String expectedVersion;
 
     @Inject
-    public DatabaseReadiness(DataSource dataSource, @FlywayDataSource("migrations") Flyway flyway) {
+    public DatabaseReadiness(
+            DataSource dataSource, @FlywayDataSource("migrations") Flyway flyway, NotifyMetrics metrics) {
         this.dataSource = dataSource;
         this.flyway = flyway;
+        this.metrics = metrics;
     }
 
+    /** Checks, and records the answer in {@code paynotify_ready} and {@code paynotify_readiness_changes_total}. */
     @Override
     public HealthCheckResponse call() {
+        HealthCheckResponse response = check();
+        metrics.readiness(response.getStatus() == HealthCheckResponse.Status.UP);
+        return response;
+    }
+
+    private HealthCheckResponse check() {
         HealthCheckResponseBuilder r = HealthCheckResponse.named("database");
         Future<String> check;
         try {

@@ -15,10 +15,17 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
 import java.time.Duration;
+import java.util.Collections;
+import java.util.EnumSet;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * The service's own Micrometer meters, exported at {@code /q/metrics} in Prometheus format (docs/operations.md "Metrics").
@@ -48,6 +55,14 @@ import java.util.concurrent.atomic.AtomicLong;
  *       <td>active queries (docs/api.md "Active query") by result: PAID, CLOSE, NOT_FINAL, NOT_FOUND, UNKNOWN, ERROR</td></tr>
  *   <tr><td>{@code paynotify_query_answers_unverified_total{channel}}</td>
  *       <td>query answers that failed their signature or ids check (also counted as ERROR above)</td></tr>
+ *   <tr><td>{@code paynotify_orders_attention{channel}}</td>
+ *       <td>gauge: orders whose {@code attention} is not empty (all replicas; {@link AttentionMetrics})</td></tr>
+ *   <tr><td>{@code paynotify_orders_attention_reasons{channel,reason}}</td>
+ *       <td>gauge: orders whose {@code attention} holds that reason</td></tr>
+ *   <tr><td>{@code paynotify_ready}</td>
+ *       <td>gauge: 1 when this replica's last readiness check was UP, 0 when DOWN, NaN before the first</td></tr>
+ *   <tr><td>{@code paynotify_readiness_changes_total}</td>
+ *       <td>readiness checks whose answer differed from the one before (UP to DOWN or back)</td></tr>
  *   <tr><td>{@code paynotify_idempotency_replays_total}</td><td>stored answers replayed</td></tr>
  *   <tr><td>{@code paynotify_idempotency_conflicts_total{kind}}</td>
  *       <td>{@code IN_FLIGHT} (409) or {@code OTHER_BODY} (422)</td></tr>
@@ -78,6 +93,22 @@ public class NotifyMetrics {
     static final String WEBHOOKS_DISABLED = "paynotify.webhooks.disabled";
     static final String QUERIES = "paynotify.queries";
     static final String QUERIES_UNVERIFIED = "paynotify.query.answers.unverified";
+    static final String ORDERS_ATTENTION = "paynotify.orders.attention";
+    static final String ORDERS_ATTENTION_REASONS = "paynotify.orders.attention.reasons";
+    static final String READY = "paynotify.ready";
+    static final String READINESS_CHANGES = "paynotify.readiness.changes";
+
+    /** The results of a webhook attempt, pre-registered for every client with a webhook. */
+    static final List<String> WEBHOOK_RESULTS = List.of("success", "failure", "gone");
+
+    /**
+     * The reasons an ANOMALY can carry (CONTRACT.md §1 and §7): every reason but the IGNORED-only ones. Their
+     * notification series, and the attention gauges, are registered at zero for every configured channel, so that an
+     * {@code increase()} alert sees the first {@code AMOUNT_MISMATCH} after a start instead of a series that appears
+     * out of nowhere at 1 (which {@code increase()} reads as no increase).
+     */
+    static final Set<Reason> ANOMALY_REASONS = Collections.unmodifiableSet(EnumSet.complementOf(
+            EnumSet.of(Reason.ALREADY_FINAL, Reason.ALREADY_PAID, Reason.NO_ORDER, Reason.REFUND, Reason.NOT_FINAL)));
 
     /** The causes pre-registered at start: the names of {@code NotifyRejection.Cause}. */
     static final List<String> REJECTION_CAUSES = List.of(
@@ -113,6 +144,14 @@ public class NotifyMetrics {
     private final AtomicLong oldestPendingSecondsBits = new AtomicLong(Double.doubleToLongBits(0));
     private final AtomicLong disabledWebhooks = new AtomicLong();
 
+    // orders flagged for attention, as last read from the database: by channel label, by (channel label, reason)
+    private final Map<String, AtomicLong> attentionOrders = new ConcurrentHashMap<>();
+    private final Map<List<String>, AtomicLong> attentionReasons = new ConcurrentHashMap<>();
+
+    // this replica's readiness: the last answer (null before the first) and the number of changes
+    private final AtomicReference<Boolean> ready = new AtomicReference<>();
+    private Counter readinessChanges;
+
     @Inject
     public NotifyMetrics(MeterRegistry registry, ChannelRegistry channels) {
         this.registry = registry;
@@ -120,9 +159,13 @@ public class NotifyMetrics {
     }
 
     /**
-     * Registers the webhook backlog gauges, and every rejection series at zero, when the service starts (each
-     * configured channel with its provider and {@value #UNKNOWN} with each provider, times every cause), so that
-     * {@code increase()} in an alert sees the first rejection instead of a series that appears out of nowhere.
+     * Registers the webhook backlog, attention and readiness gauges, and every series an alert counts at zero, when
+     * the service starts, so that {@code increase()} in an alert (k8s/prometheusrule.yaml) sees the first event
+     * instead of a series that appears out of nowhere: the rejections (each configured channel with its provider and
+     * {@value #UNKNOWN} with each provider, times every cause), the ANOMALY notifications (each configured channel
+     * times {@link #ANOMALY_REASONS}), the webhook attempts (each client with a webhook times
+     * {@link #WEBHOOK_RESULTS}) and the queries (each query-enabled channel times every result). All of these are
+     * bounded by the configuration.
      */
     void preRegister(@Observes StartupEvent start) {
         Gauge.builder(WEBHOOK_PENDING, pendingDeliveries, AtomicLong::get)
@@ -137,6 +180,23 @@ public class NotifyMetrics {
                 .description("Webhooks disabled by a 410 Gone until an operator enables them")
                 .strongReference(true)
                 .register(registry);
+        Gauge.builder(READY, ready, r -> r.get() == null ? Double.NaN : r.get() ? 1 : 0)
+                .description("1 when this replica's last readiness check was UP, 0 when DOWN, NaN before the first")
+                .strongReference(true)
+                .register(registry);
+        readinessChanges = Counter.builder(READINESS_CHANGES)
+                .description("Readiness checks whose answer (UP or DOWN) differed from the one before")
+                .register(registry);
+        for (var c : channels.channels().values()) {
+            attentionGauge(c.name());
+            for (Reason reason : ANOMALY_REASONS) {
+                notificationCounter(c.name(), c.provider(), Outcome.ANOMALY, reason);
+                attentionReasonGauge(c.name(), reason.name());
+            }
+        }
+        channels.clients().values().stream()
+                .filter(c -> c.webhook() != null)
+                .forEach(c -> WEBHOOK_RESULTS.forEach(r -> webhookAttemptCounter(c.id(), r)));
         channels.channels().values().stream()
                 .filter(c -> c.keys().queryEnabled())
                 .forEach(c -> {
@@ -179,14 +239,17 @@ public class NotifyMetrics {
 
     /** A delivery that passed every check and was decided (recorded, or only counted past the per-order cap). */
     public void recorded(String channel, Provider provider, Outcome outcome, Reason reason) {
-        Counter.builder(NOTIFICATIONS)
+        notificationCounter(channel, provider, outcome, reason).increment();
+    }
+
+    private Counter notificationCounter(String channel, Provider provider, Outcome outcome, Reason reason) {
+        return Counter.builder(NOTIFICATIONS)
                 .description("Notifications that passed every check, by outcome and reason")
                 .tag("channel", channelLabel(channel))
                 .tag("provider", provider.name())
                 .tag("outcome", outcome.name())
                 .tag("reason", reason == null ? NO_REASON : reason.name())
-                .register(registry)
-                .increment();
+                .register(registry);
     }
 
     /** A refund notice that was decided (also counted in {@link #recorded}). */
@@ -232,12 +295,83 @@ public class NotifyMetrics {
 
     /** One attempt of a webhook delivery, by client and result ({@code success}, {@code failure}, {@code gone}). */
     public void webhookAttempt(String client, String result) {
-        Counter.builder(WEBHOOK_ATTEMPTS)
+        webhookAttemptCounter(client, result).increment();
+    }
+
+    private Counter webhookAttemptCounter(String client, String result) {
+        return Counter.builder(WEBHOOK_ATTEMPTS)
                 .description("Webhook delivery attempts, by client and result")
                 .tag("client", clientLabel(client))
                 .tag("result", result)
-                .register(registry)
-                .increment();
+                .register(registry);
+    }
+
+    /**
+     * The orders flagged for attention as just read from the database (set by {@link AttentionMetrics}, never on a
+     * request path). Channels that are not configured any more fold into {@value #UNKNOWN}, reasons that are not
+     * {@link Reason} names into {@value #UNKNOWN}; a series that the read no longer finds goes back to 0.
+     *
+     * @param byChannel flagged orders by channel name
+     * @param byChannelAndReason orders holding a reason, by channel name and then reason code
+     */
+    public void ordersAttention(Map<String, Long> byChannel, Map<String, Map<String, Long>> byChannelAndReason) {
+        Map<String, Long> orders = new HashMap<>();
+        byChannel.forEach((channel, n) -> orders.merge(channelLabel(channel), n, Long::sum));
+        Map<List<String>, Long> reasons = new HashMap<>();
+        byChannelAndReason.forEach((channel, counts) -> counts.forEach(
+                (reason, n) -> reasons.merge(List.of(channelLabel(channel), reasonLabel(reason)), n, Long::sum)));
+        orders.keySet().forEach(this::attentionGauge);
+        reasons.keySet().forEach(k -> attentionReasonGauge(k.get(0), k.get(1)));
+        attentionOrders.forEach((channel, value) -> value.set(orders.getOrDefault(channel, 0L)));
+        attentionReasons.forEach((key, value) -> value.set(reasons.getOrDefault(key, 0L)));
+    }
+
+    private void attentionGauge(String channel) {
+        String label = channelLabel(channel);
+        attentionOrders.computeIfAbsent(label, l -> {
+            AtomicLong value = new AtomicLong();
+            Gauge.builder(ORDERS_ATTENTION, value, AtomicLong::get)
+                    .description("Orders flagged for attention (attention not empty), all replicas; read every 30 s")
+                    .tag("channel", l)
+                    .strongReference(true)
+                    .register(registry);
+            return value;
+        });
+    }
+
+    private void attentionReasonGauge(String channel, String reason) {
+        List<String> key = List.of(channelLabel(channel), reasonLabel(reason));
+        attentionReasons.computeIfAbsent(key, k -> {
+            AtomicLong value = new AtomicLong();
+            Gauge.builder(ORDERS_ATTENTION_REASONS, value, AtomicLong::get)
+                    .description("Orders whose attention holds this reason, all replicas; read every 30 s")
+                    .tag("channel", k.get(0))
+                    .tag("reason", k.get(1))
+                    .strongReference(true)
+                    .register(registry);
+            return value;
+        });
+    }
+
+    /** A reason code, else {@value #UNKNOWN}: only the fixed codes become labels. */
+    private static String reasonLabel(String reason) {
+        for (Reason r : Reason.values()) {
+            if (r.name().equals(reason)) {
+                return reason;
+            }
+        }
+        return UNKNOWN;
+    }
+
+    /**
+     * This replica's readiness check just answered: sets {@code paynotify_ready} and counts a change when the answer
+     * differs from the previous one (the first answer after the start is no change).
+     */
+    public void readiness(boolean up) {
+        Boolean before = ready.getAndSet(up);
+        if (before != null && before != up && readinessChanges != null) {
+            readinessChanges.increment();
+        }
     }
 
     /**
