@@ -150,6 +150,10 @@ public class NotifyMetrics {
 
     // this replica's readiness: the last answer (null before the first) and the number of changes
     private final AtomicReference<Boolean> ready = new AtomicReference<>();
+    /** Bounded: channels are configured (others share {@code _unknown}), the rest are enums and status codes. */
+    private final Map<DecidedKey, Counter> recordedCounters = new ConcurrentHashMap<>();
+
+    private final Map<AckKey, Timer> ackTimers = new ConcurrentHashMap<>();
     private Counter readinessChanges;
 
     @Inject
@@ -239,8 +243,19 @@ public class NotifyMetrics {
 
     /** A delivery that passed every check and was decided (recorded, or only counted past the per-order cap). */
     public void recorded(String channel, Provider provider, Outcome outcome, Reason reason) {
-        notificationCounter(channel, provider, outcome, reason).increment();
+        // once per notification: the meter is looked up in a map, not built and registered again
+        recordedCounters
+                .computeIfAbsent(
+                        new DecidedKey(channelLabel(channel), provider, outcome, reason),
+                        k -> notificationCounter(k.channel(), k.provider(), k.outcome(), k.reason()))
+                .increment();
     }
+
+    /** The labels of one decided-notification series. */
+    private record DecidedKey(String channel, Provider provider, Outcome outcome, Reason reason) {}
+
+    /** The labels of one ack-latency series. */
+    private record AckKey(Provider provider, int status) {}
 
     private Counter notificationCounter(String channel, Provider provider, Outcome outcome, Reason reason) {
         return Counter.builder(NOTIFICATIONS)
@@ -284,12 +299,15 @@ public class NotifyMetrics {
 
     /** The time from a delivery's arrival to its ack leaving, with the ack's HTTP status. */
     public void ackLatency(Provider provider, int status, long nanos) {
-        Timer.builder(ACK_LATENCY)
-                .description("Time from a notification's arrival to its ack")
-                .tag("provider", provider.name())
-                .tag("status", statusLabel(status))
-                .serviceLevelObjectives(LATENCY_BUCKETS)
-                .register(registry)
+        ackTimers
+                .computeIfAbsent(
+                        new AckKey(provider, status),
+                        k -> Timer.builder(ACK_LATENCY)
+                                .description("Time from a notification's arrival to its ack")
+                                .tag("provider", k.provider().name())
+                                .tag("status", statusLabel(k.status()))
+                                .serviceLevelObjectives(LATENCY_BUCKETS)
+                                .register(registry))
                 .record(nanos, TimeUnit.NANOSECONDS);
     }
 
