@@ -292,7 +292,7 @@ public class NotificationIntake {
                 outcomes = runSeveral(live);
             }
         } catch (RuntimeException e) {
-            // nothing of this batch committed
+            // the transaction failed or its COMMIT is unknown: no member gets a success ack
             for (Member m : live) {
                 m.answer.completeExceptionally(e);
             }
