@@ -60,6 +60,7 @@ DB="paynotify_bench_$$"
 RUN="$BENCH/target/run-$(date -u +%Y%m%dT%H%M%SZ)"
 SERVICE_PIDS=()
 SYNC_PID=""
+SAMPLER_PID=""
 
 PGBENCH=${PGBENCH:-/usr/lib/postgresql/15/bin/pgbench}
 [ -x "$PGBENCH" ] || PGBENCH=$(command -v pgbench || true)
@@ -82,6 +83,10 @@ stop_services() {
 
 cleanup() {
   stop_services
+  if [ -n "$SAMPLER_PID" ] && kill -0 "$SAMPLER_PID" 2>/dev/null; then
+    kill "$SAMPLER_PID" 2>/dev/null || true
+    wait "$SAMPLER_PID" 2>/dev/null || true
+  fi
   if [ -n "$SYNC_PID" ] && kill -0 "$SYNC_PID" 2>/dev/null; then
     echo "run.sh: waiting for the last sync to finish" >&2
     wait "$SYNC_PID" 2>/dev/null || true
@@ -93,7 +98,8 @@ trap cleanup EXIT
 started=$(date +%s)
 if [ -z "${SKIP_BUILD:-}" ]; then
   echo "== build"
-  (cd "$ROOT" && mvn -B -q install -DskipTests)
+  # the simulator (its own project, for the tests) is left out: its verify would run its tests despite -DskipTests
+  (cd "$ROOT" && mvn -B -q install -DskipTests -Dsimulator.skip=true)
   (cd "$BENCH" && mvn -B -q package)
 fi
 mkdir -p "$RUN"
@@ -177,6 +183,12 @@ ceiling() {
   local label=$1 base=$2 pid tps failed txns
   for pid in "${SERVICE_PIDS[@]}"; do kill -STOP "$pid"; done
   settle_disk
+  # the CPU of the database's backends while pgbench runs (they end with it: a sampler keeps their last readings)
+  rm -f "$RUN/pgcpu-$label.ready" "$RUN/pgcpu-$label.properties"
+  java -cp "$CP" io.paynotify.bench.LoadDriver pgsample db="$DB" out="$RUN/pgcpu-$label.properties" \
+    ready="$RUN/pgcpu-$label.ready" &
+  SAMPLER_PID=$!
+  for _ in $(seq 1 200); do [ -f "$RUN/pgcpu-$label.ready" ] && break; sleep 0.1; done
   # (pgbench's -d is --debug, not the database: the database is the last, positional argument)
   if ! PGOPTIONS="-c search_path=paynotify" "$PGBENCH" -n -M prepared -c "$POOL" -j 2 -T "$PGBENCH_SECONDS" \
       -D ch=pgbench -D k=0 -D clients="$POOL" -D base="$base" -D span="$SPAN" -D npaid="$NPAID" \
@@ -187,13 +199,18 @@ ceiling() {
     exit 1
   fi
   for pid in "${SERVICE_PIDS[@]}"; do kill -CONT "$pid"; done
+  kill "$SAMPLER_PID" 2>/dev/null || true
+  wait "$SAMPLER_PID" 2>/dev/null || true
+  SAMPLER_PID=""
+  pgcpu=$(sed -n 's/^us=//p' "$RUN/pgcpu-$label.properties" 2>/dev/null || true)
   tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p' "$RUN/pgbench-$label.log")
   failed=$(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' "$RUN/pgbench-$label.log")
   txns=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$RUN/pgbench-$label.log")
-  printf 'tps=%s\nfailed=%s\ntransactions=%s\nclients=%s\nseconds=%s\nsettle.seconds=%s\nsettle.mib=%s\nsettle.reached=%s\n' \
-    "$tps" "${failed:-0}" "$txns" "$POOL" "$PGBENCH_SECONDS" "$SETTLE_SECONDS" "$SETTLE_MIB_NOW" "$SETTLE_REACHED" \
+  printf 'tps=%s\nfailed=%s\ntransactions=%s\nclients=%s\nseconds=%s\nsettle.seconds=%s\nsettle.mib=%s\nsettle.reached=%s\npg-cpu-us=%s\n' \
+    "$tps" "${failed:-0}" "$txns" "$POOL" "$PGBENCH_SECONDS" "$SETTLE_SECONDS" "$SETTLE_MIB_NOW" "$SETTLE_REACHED" "$pgcpu" \
     >"$RUN/ceiling-$label.properties"
-  echo "pgbench $label the load: $tps transactions/s at $POOL clients ($APPLIED_WEIGHT % applied, $DUP_WEIGHT % duplicate; $txns done, failed: ${failed:-0})"
+  echo "pgbench $label the load: $tps transactions/s at $POOL clients ($APPLIED_WEIGHT % applied, $DUP_WEIGHT % duplicate; $txns done, failed: ${failed:-0});" \
+    "PostgreSQL backends $(awk -v u="$pgcpu" -v n="$txns" 'BEGIN { printf "%.0f", u / n }') us CPU per transaction"
   # the pgbench rows stay (their own channel) but their dead tuples should not weigh on what follows
   psql -d "$DB" -q -c "VACUUM ANALYZE paynotify.orders" -c "VACUUM ANALYZE paynotify.notifications" \
     -c "VACUUM ANALYZE paynotify.events" >/dev/null

@@ -138,7 +138,7 @@ public final class LoadDriver {
 
     /** What one step measured. */
     record StepResult(double rate, double seconds, long sent, long ok, long errors, long lost, Histogram latency,
-            Cpu cpu) {
+            Cpu cpu, String load) {
         double p(double percentile) {
             return latency.getTotalCount() == 0 ? Double.NaN : latency.getValueAtPercentile(percentile) / 1000.0;
         }
@@ -147,6 +147,15 @@ public final class LoadDriver {
     public static void main(String[] args) throws Exception {
         if (args.length >= 2 && args[0].equals("config")) {
             writeConfig(Path.of(args[1]), args.length >= 3 ? Integer.parseInt(args[2]) : DEFAULT_WEBHOOK_PORT);
+            return;
+        }
+        if (args.length >= 1 && args[0].equals("pgsample")) {
+            var opt = new LinkedHashMap<String, String>();
+            for (int i = 1; i < args.length; i++) {
+                int eq = args[i].indexOf('=');
+                opt.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+            }
+            pgSample(opt.get("db"), Path.of(opt.get("out")), Path.of(opt.get("ready")));
             return;
         }
         if (args.length >= 1 && args[0].equals("report")) {
@@ -365,6 +374,7 @@ public final class LoadDriver {
         f.setProperty(prefix + "cpu.postgres", Double.toString(s.cpu().postgres()));
         f.setProperty(prefix + "cpu.pg-shared", Double.toString(s.cpu().pgShared()));
         f.setProperty(prefix + "cpu.driver", Double.toString(s.cpu().driver()));
+        f.setProperty(prefix + "load", s.load());
     }
 
     // ================================================================== the webhook run
@@ -780,8 +790,8 @@ public final class LoadDriver {
             lost.addAndGet(done.getCount());
         }
         workers.forEach(Thread::interrupt);
-        var s = new StepResult(rate, seconds, n, ok.get(), errors.get(), lost.get(), latency.copy(),
-                cpu().minus(before).per(n));
+        var s = new StepResult(rate, seconds, n, ok.get(), errors.get(), lost.get(), latency.copy(), 
+                cpu().minus(before).per(n), loadAverage());
         totalSent += n;
         totalErrors += s.errors();
         totalLost += s.lost();
@@ -791,7 +801,7 @@ public final class LoadDriver {
                 + " load %s%s",
                 label, rate, seconds, s.ok(), s.errors(), s.lost(), s.p(50), s.p(99), s.p(99.9),
                 s.latency().getMaxValue() / 1000.0, s.cpu().service(), s.cpu().jit(), s.cpu().delivery(),
-                s.cpu().postgres(), s.cpu().pgShared(), s.cpu().driver(), loadAverage(),
+                s.cpu().postgres(), s.cpu().pgShared(), s.cpu().driver(), s.load(),
                 sustained(s) ? "" : "  (not sustained)");
         return s;
     }
@@ -1211,6 +1221,62 @@ public final class LoadDriver {
         return new Cpu(service, postgres, os.getProcessCpuTime() / 1000.0, jit, delivery, pgShared);
     }
 
+    /**
+     * {@code LoadDriver pgsample db=DB out=FILE ready=FILE}: the CPU of the PostgreSQL backends of one database while
+     * pgbench runs against it. pgbench's backends end with it, taking their CPU time out of /proc, so this reads
+     * them every 200 ms and keeps each process's last reading; on SIGTERM (sent by run.sh once pgbench has ended) it
+     * writes {@code us=} the sum over every process naming the database of (last reading - reading at the start;
+     * 0 for a process that started later) and {@code backends=}. The paused service's backends add nothing. What a
+     * backend did in its last 200 ms is missed (under 2 % of a 15-s run); the sampler itself (a JVM reading /proc
+     * five times a second) competes with pgbench for the cores a little.
+     */
+    static void pgSample(String db, Path out, Path ready) throws Exception {
+        Map<String, Double> first = pgTicks(db);
+        Map<String, Double> last = new ConcurrentHashMap<>(first);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            double us = 0;
+            for (var e : last.entrySet()) {
+                us += e.getValue() - first.getOrDefault(e.getKey(), 0.0);
+            }
+            try {
+                Files.writeString(out, "us=" + us + "\nbackends=" + last.size() + "\n");
+            } catch (IOException e) {
+                System.err.println("pgsample: " + e);
+            }
+        }));
+        Files.writeString(ready, "ready\n");
+        while (true) {
+            Thread.sleep(200);
+            pgTicks(db).forEach((pid, us) -> last.merge(pid, us, Math::max));
+        }
+    }
+
+    /** pid → utime + stime in microseconds of every PostgreSQL process whose command line names the database. */
+    static Map<String, Double> pgTicks(String db) throws IOException {
+        var out = new LinkedHashMap<String, Double>();
+        try (var dirs = Files.list(Path.of("/proc"))) {
+            for (Path d : (Iterable<Path>) dirs::iterator) {
+                String name = d.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String cmd = new String(Files.readAllBytes(d.resolve("cmdline")), StandardCharsets.ISO_8859_1)
+                            .replace('\0', ' ') + " ";
+                    if (cmd.startsWith("postgres: ") && cmd.contains(" " + db + " ")) {
+                        double t = ticks(d);
+                        if (t > 0) {
+                            out.put(name, t);
+                        }
+                    }
+                } catch (IOException gone) {
+                    // the process ended meanwhile
+                }
+            }
+        }
+        return out;
+    }
+
     /** utime + stime of /proc/PID/stat in microseconds (clock ticks of 10 ms). */
     private static double ticks(Path proc) {
         try {
@@ -1306,8 +1372,10 @@ public final class LoadDriver {
                 return "not measured";
             }
             return String.format(Locale.ROOT,
-                    "%,.0f tps (%s clients, %.0f s, %d failed); disk settled in %.1f s to %.1f MiB Dirty+Writeback%s",
-                    d(c, "tps"), c.getProperty("clients", "?"), d(c, "seconds"), l(c, "failed"), d(c, "settle.seconds"),
+                    "%,.0f tps (%s clients, %.0f s, %d failed; PostgreSQL backends %.0f us CPU per transaction);"
+                            + " disk settled in %.1f s to %.1f MiB Dirty+Writeback%s",
+                    d(c, "tps"), c.getProperty("clients", "?"), d(c, "seconds"), l(c, "failed"),
+                    d(c, "pg-cpu-us") / d(c, "transactions"), d(c, "settle.seconds"),
                     d(c, "settle.mib"), "true".equals(c.getProperty("settle.reached")) ? ""
                             : " (**threshold not reached** before the deadline)");
         }
@@ -1340,11 +1408,12 @@ public final class LoadDriver {
             goals.add(rateOk);
             t.append(String.format(Locale.ROOT,
                     "| **max sustained rate**, one instance | **%,.0f notifications/s** (confirmed over %.0f s%s: p50"
-                            + " %.1f ms, p99 %.1f ms; %d errors, %d lost) | >= %.1f x the higher ceiling (%,.0f/s) |"
-                            + " %s |%n",
+                            + " %.1f ms, p99 %.1f ms; %d errors, %d lost; load average %s at its end) | >= %.1f x the higher"
+                            + " ceiling (%,.0f/s) | %s |%n",
                     max, d(one, "max.seconds"), "true".equals(one.getProperty("max.sustained")) ? ""
                             : ", **not sustained**", d(one, "max.p50"), d(one, "max.p99"), l(one, "max.errors"),
-                    l(one, "max.lost"), GOAL_RATIO, GOAL_RATIO * ceiling, met(rateOk)));
+                    l(one, "max.lost"), one.getProperty("max.load", "?"), GOAL_RATIO, GOAL_RATIO * ceiling,
+                    met(rateOk)));
             t.append(String.format(Locale.ROOT,
                     "| ratio max rate / higher ceiling | **%.2f** (%.2f against the ceiling before, %.2f after) |"
                             + " >= %.2f | %s |%n",
@@ -1416,10 +1485,11 @@ public final class LoadDriver {
                 t.append(String.format(Locale.ROOT,
                         "| max sustained rate, **two instances** on the one database (round-robin) | **%,.0f"
                                 + " notifications/s** in all (confirmed over %.0f s%s: p50 %.1f ms, p99 %.1f ms;"
-                                + " %d errors, %d lost); %.2f x one instance, %.2f of the higher ceiling | | |%n",
+                                + " %d errors, %d lost; load average %s at its end); %.2f x one instance, %.2f of the"
+                                + " higher ceiling | | |%n",
                         max2, d(two, "max.seconds"), "true".equals(two.getProperty("max.sustained")) ? ""
                                 : ", **not sustained**", d(two, "max.p50"), d(two, "max.p99"), l(two, "max.errors"),
-                        l(two, "max.lost"), max2 / max, max2 / ceiling));
+                        l(two, "max.lost"), two.getProperty("max.load", "?"), max2 / max, max2 / ceiling));
                 t.append(String.format(Locale.ROOT,
                         "| CPU per notification at that rate, two instances | services %.0f us (JIT %.0f), PostgreSQL"
                                 + " backends %.0f us, shared processes %.0f us, driver %.0f us | | |%n",
