@@ -1,47 +1,66 @@
 #!/usr/bin/env bash
-# paynotify end-to-end benchmark (issue 6), one command:
+# paynotify end-to-end benchmark (issues 6 and 14), one command:
 #   builds the service and the bench project, creates a scratch database, starts the service in the prod profile
-#   on 127.0.0.1, measures the PostgreSQL ceiling with pgbench (the intake's own SQL, the service's pool size as
-#   concurrency), then drives the open-loop load (bench/src/main/java/io/paynotify/bench/LoadDriver.java), checks
-#   the database; then restarts the service with a merchant client subscribed to a local webhook receiver (in the
-#   driver), measures the max rate again, and the lag of the order.paid webhooks at 50 % of it; prints one table.
-#   The scratch database and the service are removed at the end.
+#   on 127.0.0.1, then
+#   1. the pgbench ceiling: the statements the pre-batching intake runs (bench/pgbench/*.sql), one notification per
+#      transaction, at the service's pool size, with the service paused and the disk settled;
+#   2. the open-loop load against the one instance (bench/src/main/java/io/paynotify/bench/LoadDriver.java): the max
+#      sustained rate, the CPU per notification of the service and of PostgreSQL at it, p99 at 50 % of it, the
+#      database check;
+#   3. a second instance on the same database, the load round-robin over both: the aggregate max rate and the
+#      exactly-once check;
+#   4. the pgbench ceiling again, the services paused and the disk settled;
+#   5. optionally (WEBHOOKS=1) the webhook run of issue 6: the service restarted with a subscribed merchant;
+#   and prints one table (result.md in the run directory). The services and the scratch database are removed at
+#   the end.
 #
 # Needs: JDK 17, Maven 3.8, a PostgreSQL 15 reachable at 127.0.0.1:5432 as user postgres without a password (as
 # for the tests), psql and pgbench (postgresql-client-15 / the server package). Everything else comes from Maven.
 #
 # Environment (all optional):
 #   PGBENCH=path        pgbench binary (default: /usr/lib/postgresql/15/bin/pgbench, else the one on PATH)
-#   PORT=18089          the service's HTTP port
-#   MGMT_PORT=19089     its management port (health, metrics)
-#   DUP=0.5             share of duplicate deliveries
-#   STEP_SECONDS=15     length of the confirm and 25/50/75 % steps (probes are 5 s)
-#   PGBENCH_SECONDS=15  length of the pgbench run
-#   PROFILE=1           record a JFR profile of the service into the run directory
+#   PORT=18089          the first instance's HTTP port (the second: PORT2=18091)
+#   MGMT_PORT=19089     its management port (health, metrics; the second: MGMT_PORT2=19091)
+#   DUP=0.5             share of duplicate deliveries (the load's and pgbench's)
+#   STEP_SECONDS=15     length of the confirmation and latency steps (probes are 5 s)
+#   PGBENCH_SECONDS=15  length of each pgbench run
+#   LATENCY_STEPS=50    the latency steps, in % of the max (e.g. 25,50,75)
+#   TWO_INSTANCES=1     0 skips the two-instance run
+#   SETTLE_MIB=32       the disk counts as settled when Dirty + Writeback (/proc/meminfo) fall below this ...
+#   SETTLE_DEADLINE=90  ... or after this many seconds, whichever comes first (the table says which)
+#   PROFILE=1           record a JFR profile of the first instance into the run directory
 #   SKIP_BUILD=1        reuse the last build
-#   SERVICE_JAVA_OPTS   JVM options of the service (default: -Xms256m -Xmx512m)
-#   POOL=n              the service's connection pool size and pgbench's clients (default: the
+#   SERVICE_JAVA_OPTS   JVM options of the services (default: -Xms256m -Xmx512m)
+#   POOL=n              each instance's connection pool size and pgbench's clients (default: the
 #                       quarkus.datasource.jdbc.max-size of application.properties)
+#   WEBHOOKS=1          also the webhook run (max rate with a subscribed webhook, delivery lag; ~3 min more)
 #   WEBHOOK_PORT=18090  the webhook receiver's port on 127.0.0.1
-#   WEBHOOKS=0          skip the webhook run (max rate with a subscribed webhook, delivery lag)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BENCH="$ROOT/bench"
 PORT=${PORT:-18089}
 MGMT_PORT=${MGMT_PORT:-19089}
+PORT2=${PORT2:-18091}
+MGMT_PORT2=${MGMT_PORT2:-19091}
 DUP=${DUP:-0.5}
 STEP_SECONDS=${STEP_SECONDS:-15}
 PGBENCH_SECONDS=${PGBENCH_SECONDS:-15}
+LATENCY_STEPS=${LATENCY_STEPS:-50}
+TWO_INSTANCES=${TWO_INSTANCES:-1}
+SETTLE_MIB=${SETTLE_MIB:-32}
+SETTLE_DEADLINE=${SETTLE_DEADLINE:-90}
 SERVICE_JAVA_OPTS=${SERVICE_JAVA_OPTS:--Xms256m -Xmx512m}
 WEBHOOK_PORT=${WEBHOOK_PORT:-18090}
-WEBHOOKS=${WEBHOOKS:-1}
+WEBHOOKS=${WEBHOOKS:-0}
 PGHOST=127.0.0.1
 PGUSER=postgres
 export PGHOST PGUSER
 DB="paynotify_bench_$$"
 RUN="$BENCH/target/run-$(date -u +%Y%m%dT%H%M%SZ)"
-SERVICE_PID=""
+SERVICE_PIDS=()
+SYNC_PID=""
+SAMPLER_PID=""
 
 PGBENCH=${PGBENCH:-/usr/lib/postgresql/15/bin/pgbench}
 [ -x "$PGBENCH" ] || PGBENCH=$(command -v pgbench || true)
@@ -50,16 +69,28 @@ for tool in java mvn psql "$PGBENCH"; do
 done
 psql -d postgres -Atqc 'select 1' >/dev/null || { echo "run.sh: PostgreSQL is not reachable at 127.0.0.1:5432" >&2; exit 2; }
 
-stop_service() {
-  if [ -n "$SERVICE_PID" ] && kill -0 "$SERVICE_PID" 2>/dev/null; then
-    kill "$SERVICE_PID" 2>/dev/null || true
-    wait "$SERVICE_PID" 2>/dev/null || true
-  fi
-  SERVICE_PID=""
+stop_services() {
+  local pid
+  for pid in "${SERVICE_PIDS[@]}"; do
+    if kill -0 "$pid" 2>/dev/null; then
+      kill -CONT "$pid" 2>/dev/null || true
+      kill "$pid" 2>/dev/null || true
+      wait "$pid" 2>/dev/null || true
+    fi
+  done
+  SERVICE_PIDS=()
 }
 
 cleanup() {
-  stop_service
+  stop_services
+  if [ -n "$SAMPLER_PID" ] && kill -0 "$SAMPLER_PID" 2>/dev/null; then
+    kill "$SAMPLER_PID" 2>/dev/null || true
+    wait "$SAMPLER_PID" 2>/dev/null || true
+  fi
+  if [ -n "$SYNC_PID" ] && kill -0 "$SYNC_PID" 2>/dev/null; then
+    echo "run.sh: waiting for the last sync to finish" >&2
+    wait "$SYNC_PID" 2>/dev/null || true
+  fi
   psql -d postgres -qc "DROP DATABASE IF EXISTS $DB WITH (FORCE)" >/dev/null 2>&1 || true
 }
 trap cleanup EXIT
@@ -67,11 +98,13 @@ trap cleanup EXIT
 started=$(date +%s)
 if [ -z "${SKIP_BUILD:-}" ]; then
   echo "== build"
-  (cd "$ROOT" && mvn -B -q install -DskipTests)
+  # the simulator (its own project, for the tests) is left out: its verify would run its tests despite -DskipTests
+  (cd "$ROOT" && mvn -B -q install -DskipTests -Dsimulator.skip=true)
   (cd "$BENCH" && mvn -B -q package)
 fi
 mkdir -p "$RUN"
 CP="$BENCH/target/classes:$(cat "$BENCH/target/classpath.txt")"
+JDBC="jdbc:postgresql://127.0.0.1:5432/$DB?user=postgres&reWriteBatchedInserts=true"
 
 echo "== scratch database $DB, run directory $RUN"
 psql -d postgres -qc "CREATE DATABASE $DB" >/dev/null
@@ -80,106 +113,213 @@ java -cp "$CP" io.paynotify.bench.LoadDriver config "$RUN" "$WEBHOOK_PORT"
 POOL=${POOL:-$(sed -n 's/^quarkus\.datasource\.jdbc\.max-size=\([0-9]*\).*/\1/p' "$ROOT/src/main/resources/application.properties" | head -1)}
 POOL=${POOL:-20}
 
-# start_service CONFIG_LOCATIONS LOG JFR_FILE: the service from target/quarkus-app in the prod profile, until ready
+# start_service CONFIG_LOCATIONS LOG JFR_FILE HTTP_PORT MGMT_PORT: one instance from target/quarkus-app in the prod
+# profile, on 127.0.0.1, until ready; its pid is appended to SERVICE_PIDS
 start_service() {
-  local jfr=""
-  if [ -n "${PROFILE:-}" ]; then
+  local jfr="" pid
+  if [ -n "${PROFILE:-}" ] && [ -n "$3" ]; then
     jfr="-XX:StartFlightRecording=filename=$3,settings=profile,dumponexit=true"
   fi
   # shellcheck disable=SC2086
   QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:5432/$DB" \
     java $SERVICE_JAVA_OPTS $jfr \
       -Dquarkus.config.locations="$1" \
-      -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$PORT" -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$MGMT_PORT" -Dquarkus.datasource.jdbc.max-size="$POOL" \
+      -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$4" -Dquarkus.management.host=127.0.0.1 -Dquarkus.management.port="$5" -Dquarkus.datasource.jdbc.max-size="$POOL" \
       -jar "$ROOT/target/quarkus-app/quarkus-run.jar" >"$2" 2>&1 &
-  SERVICE_PID=$!
-  for _ in $(seq 1 120); do
-    if curl -fs "http://127.0.0.1:$MGMT_PORT/q/health/ready" >/dev/null 2>&1; then break; fi
-    kill -0 "$SERVICE_PID" 2>/dev/null || { echo "run.sh: the service did not start:" >&2; tail -20 "$2" >&2; exit 1; }
+  pid=$!
+  SERVICE_PIDS+=("$pid")
+  for _ in $(seq 1 180); do
+    if curl -fs "http://127.0.0.1:$5/q/health/ready" >/dev/null 2>&1; then break; fi
+    kill -0 "$pid" 2>/dev/null || { echo "run.sh: the service did not start:" >&2; tail -20 "$2" >&2; exit 1; }
     sleep 0.5
   done
-  curl -fs "http://127.0.0.1:$MGMT_PORT/q/health/ready" >/dev/null || { echo "run.sh: the service is not ready" >&2; exit 1; }
+  curl -fs "http://127.0.0.1:$5/q/health/ready" >/dev/null || { echo "run.sh: the service is not ready" >&2; exit 1; }
 }
 
-echo "== service (prod profile) on 127.0.0.1:$PORT, connection pool $POOL, no webhook subscribed"
-start_service "$RUN/service.properties" "$RUN/service.log" "$RUN/service.jfr"
+# settle_disk: CHECKPOINT (PostgreSQL writes and fsyncs its dirty buffers), then a sync of everything else the
+# machine has dirty (the build's, the bulk inserts', the neighbours'), polling /proc/meminfo until Dirty + Writeback
+# fall below SETTLE_MIB or SETTLE_DEADLINE passes. Sets SETTLE_SECONDS, SETTLE_MIB_NOW, SETTLE_REACHED.
+dirty_mib() { awk '/^(Dirty|Writeback):/ { s += $2 } END { printf "%.1f", s / 1024 }' /proc/meminfo; }
+settle_disk() {
+  local t0 now
+  t0=$(date +%s.%N)
+  psql -d "$DB" -qc "CHECKPOINT" >/dev/null
+  if [ -z "$SYNC_PID" ] || ! kill -0 "$SYNC_PID" 2>/dev/null; then
+    sync &
+    SYNC_PID=$!
+  fi
+  SETTLE_REACHED=false
+  while :; do
+    SETTLE_MIB_NOW=$(dirty_mib)
+    now=$(date +%s.%N)
+    SETTLE_SECONDS=$(awk -v a="$t0" -v b="$now" 'BEGIN { printf "%.1f", b - a }')
+    if awk -v m="$SETTLE_MIB_NOW" -v t="$SETTLE_MIB" 'BEGIN { exit !(m < t) }'; then SETTLE_REACHED=true; break; fi
+    if awk -v s="$SETTLE_SECONDS" -v d="$SETTLE_DEADLINE" 'BEGIN { exit !(s >= d) }'; then break; fi
+    sleep 0.2
+  done
+  echo "disk settled: ${SETTLE_SECONDS} s after the CHECKPOINT, Dirty + Writeback ${SETTLE_MIB_NOW} MiB" \
+    "(threshold $SETTLE_MIB MiB: $([ "$SETTLE_REACHED" = true ] && echo reached || echo "NOT reached, deadline ${SETTLE_DEADLINE} s"))"
+}
 
-echo "== ceiling: pgbench, the intake's SQL, at the service's concurrency"
-NORDERS=300000
-psql -d "$DB" -qc "INSERT INTO paynotify.orders (channel, out_trade_no, provider, amount_minor, currency, state, created_at, updated_at)
-  SELECT 'pgbench', 'P' || g, 'ALIPAY', 1999, 'CNY', 'PENDING', now(), now() FROM generate_series(1, $NORDERS) g" >/dev/null
-# a raw body of the size of a real Alipay notice (~1.2 KiB), sent as a literal like the service's bound bytes
-BODY="'\\x$(head -c 1200 /dev/zero | tr '\0' 'a' | od -An -tx1 | tr -d ' \n')'::bytea"
-APPLIED_WEIGHT=$(awk -v d="$DUP" 'BEGIN { printf "%d", (1 - d) * 100 }')
+# the pgbench data: PENDING orders for each ceiling run ('P' || n, a disjoint range each, every one paid once at
+# most), and paid orders for the duplicates ('D' || n, each with its transaction id and one APPLIED notification)
+SPAN=$(( PGBENCH_SECONDS * 10000 > 50000 ? PGBENCH_SECONDS * 10000 : 50000 ))
+NPAID=20000
+# raw body, decoded JSON and event JSON of the sizes the load's notifications have on average (measured in the
+# notifications and events tables after a run: raw_body 913 B, decoded 134 B over all three providers (404 B on v3,
+# none on v2 and Alipay), the order.paid event 454 B)
+hex() { head -c "$1" /dev/zero | tr '\0' "$2" | od -v -An -tx1 | tr -d ' \n'; }
+PG_BODY="\\x$(hex 913 a)"
+PG_DECODED=$(head -c 134 /dev/zero | tr '\0' 'd')
+PG_EVENT="\\x$(hex 454 e)"
+APPLIED_WEIGHT=$(awk -v d="$DUP" 'BEGIN { printf "%d", (1 - d) * 100 + 0.5 }')
 DUP_WEIGHT=$((100 - APPLIED_WEIGHT))
-sed "s|@BODY@|$BODY|" "$BENCH/pgbench/applied.sql" >"$RUN/applied.sql"
-sed "s|@BODY@|$BODY|" "$BENCH/pgbench/duplicate.sql" >"$RUN/duplicate.sql"
-SCRIPTS=(-f "$RUN/applied.sql@$APPLIED_WEIGHT")
-[ "$DUP_WEIGHT" -gt 0 ] && SCRIPTS+=(-f "$RUN/duplicate.sql@$DUP_WEIGHT")
-psql -d "$DB" -qc "VACUUM ANALYZE paynotify.orders" >/dev/null
-# flush what the build and the bulk insert left in the page cache, and checkpoint: otherwise pgbench's commits wait
-# on fsyncs queued behind hundreds of megabytes of unrelated writes (seen here: 850 instead of 4,600 tps)
-sync
-psql -d "$DB" -qc "CHECKPOINT" >/dev/null
-# the service is paused while pgbench runs: its idle JVM (JIT, timers, pool validation) must not share the two
-# cores with the ceiling it is compared against
-kill -STOP "$SERVICE_PID"
-# (pgbench's -d is --debug, not the database: the database is the last, positional argument)
-PGOPTIONS="-c search_path=paynotify" "$PGBENCH" -n -M prepared -c "$POOL" -j 2 -T "$PGBENCH_SECONDS" \
-  -D norders=$NORDERS "${SCRIPTS[@]}" "$DB" >"$RUN/pgbench.log" 2>&1 || { cat "$RUN/pgbench.log" >&2; exit 1; }
-kill -CONT "$SERVICE_PID"
-TPS=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p' "$RUN/pgbench.log")
-FAILED=$(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' "$RUN/pgbench.log")
-echo "pgbench: $TPS transactions/s at $POOL clients ($APPLIED_WEIGHT % applied, $DUP_WEIGHT % duplicate; failed: ${FAILED:-0})"
-# the pgbench rows stay (another channel) but their dead tuples should not weigh on the load
-psql -d "$DB" -q -c "VACUUM ANALYZE paynotify.orders" -c "VACUUM ANALYZE paynotify.notifications" >/dev/null
+SCRIPTS=(-f "$BENCH/pgbench/applied.sql@$APPLIED_WEIGHT")
+[ "$DUP_WEIGHT" -gt 0 ] && SCRIPTS+=(-f "$BENCH/pgbench/duplicate.sql@$DUP_WEIGHT")
 
-echo "== load"
-LOADAVG=$(cut -d' ' -f1-3 /proc/loadavg)
+# ceiling LABEL BASE: pgbench with every service paused (SIGSTOP: an idle JVM's JIT, timers and pool validation
+# must not share the two cores) and the disk settled; writes $RUN/ceiling-LABEL.properties and pgbench-LABEL.log
+ceiling() {
+  local label=$1 base=$2 pid tps failed txns
+  for pid in "${SERVICE_PIDS[@]}"; do kill -STOP "$pid"; done
+  settle_disk
+  # the CPU of the database's backends while pgbench runs (they end with it: a sampler keeps their last readings)
+  rm -f "$RUN/pgcpu-$label.ready" "$RUN/pgcpu-$label.properties"
+  java -cp "$CP" io.paynotify.bench.LoadDriver pgsample db="$DB" out="$RUN/pgcpu-$label.properties" \
+    ready="$RUN/pgcpu-$label.ready" &
+  SAMPLER_PID=$!
+  for _ in $(seq 1 200); do [ -f "$RUN/pgcpu-$label.ready" ] && break; sleep 0.1; done
+  # (pgbench's -d is --debug, not the database: the database is the last, positional argument)
+  if ! PGOPTIONS="-c search_path=paynotify" "$PGBENCH" -n -M prepared -c "$POOL" -j 2 -T "$PGBENCH_SECONDS" \
+      -D ch=pgbench -D k=0 -D clients="$POOL" -D base="$base" -D span="$SPAN" -D npaid="$NPAID" \
+      -D body="$PG_BODY" -D decoded="$PG_DECODED" -D event="$PG_EVENT" \
+      "${SCRIPTS[@]}" "$DB" >"$RUN/pgbench-$label.log" 2>&1; then
+    for pid in "${SERVICE_PIDS[@]}"; do kill -CONT "$pid"; done
+    cat "$RUN/pgbench-$label.log" >&2
+    exit 1
+  fi
+  for pid in "${SERVICE_PIDS[@]}"; do kill -CONT "$pid"; done
+  kill "$SAMPLER_PID" 2>/dev/null || true
+  wait "$SAMPLER_PID" 2>/dev/null || true
+  SAMPLER_PID=""
+  pgcpu=$(sed -n 's/^us=//p' "$RUN/pgcpu-$label.properties" 2>/dev/null || true)
+  tps=$(sed -n 's/^tps = \([0-9.]*\) (without initial connection time)/\1/p' "$RUN/pgbench-$label.log")
+  failed=$(sed -n 's/^number of failed transactions: \([0-9]*\).*/\1/p' "$RUN/pgbench-$label.log")
+  txns=$(sed -n 's/^number of transactions actually processed: \([0-9]*\).*/\1/p' "$RUN/pgbench-$label.log")
+  printf 'tps=%s\nfailed=%s\ntransactions=%s\nclients=%s\nseconds=%s\nsettle.seconds=%s\nsettle.mib=%s\nsettle.reached=%s\npg-cpu-us=%s\n' \
+    "$tps" "${failed:-0}" "$txns" "$POOL" "$PGBENCH_SECONDS" "$SETTLE_SECONDS" "$SETTLE_MIB_NOW" "$SETTLE_REACHED" "$pgcpu" \
+    >"$RUN/ceiling-$label.properties"
+  echo "pgbench $label the load: $tps transactions/s at $POOL clients ($APPLIED_WEIGHT % applied, $DUP_WEIGHT % duplicate; $txns done, failed: ${failed:-0});" \
+    "PostgreSQL backends $(awk -v u="$pgcpu" -v n="$txns" 'BEGIN { printf "%.0f", u / n }') us CPU per transaction"
+  # the pgbench rows stay (their own channel) but their dead tuples should not weigh on what follows
+  psql -d "$DB" -q -c "VACUUM ANALYZE paynotify.orders" -c "VACUUM ANALYZE paynotify.notifications" \
+    -c "VACUUM ANALYZE paynotify.events" >/dev/null
+}
+
+echo "== instance 1 (prod profile) on 127.0.0.1:$PORT, connection pool $POOL, no webhook subscribed"
+start_service "$RUN/service.properties" "$RUN/service.log" "$RUN/service.jfr" "$PORT" "$MGMT_PORT"
+PID1=${SERVICE_PIDS[0]}
+
+echo "== pgbench data: $((2 * SPAN)) pending orders, $NPAID paid ones"
+psql -d "$DB" -q -v ON_ERROR_STOP=1 \
+  -c "INSERT INTO paynotify.orders (channel, out_trade_no, provider, amount_minor, currency, state, created_at, updated_at)
+      SELECT 'pgbench', 'P' || g, 'ALIPAY', 1999, 'CNY', 'PENDING', now(), now() FROM generate_series(1, $((2 * SPAN))) g" \
+  -c "INSERT INTO paynotify.orders (channel, out_trade_no, provider, amount_minor, currency, state, transaction_id, paid_at,
+        paid_provider_status, created_at, updated_at)
+      SELECT 'pgbench', 'D' || g, 'ALIPAY', 1999, 'CNY', 'SUCCESS', 'TD' || g, now(), 'TRADE_SUCCESS', now(), now()
+      FROM generate_series(1, $NPAID) g" \
+  -c "INSERT INTO paynotify.notifications (channel, provider, out_trade_no, order_id, notify_id, provider_status,
+        transaction_id, amount_minor, currency, outcome, raw_body, decoded, received_at)
+      SELECT channel, provider, out_trade_no, id, 'N' || out_trade_no, 'TRADE_SUCCESS', transaction_id, 1999, 'CNY',
+        'APPLIED', decode('$(hex 913 a)', 'hex'), repeat('d', 134), now()
+      FROM paynotify.orders WHERE channel = 'pgbench' AND state = 'SUCCESS'" \
+  -c "VACUUM ANALYZE paynotify.orders" -c "VACUUM ANALYZE paynotify.notifications" >/dev/null
+
+echo "== ceiling before the load: pgbench, the pre-batching intake's statements, one notification per transaction"
+LOADAVG_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+ceiling before 0
+
+status=0
+echo "== load, one instance"
+LOADAVG_LOAD=$(cut -d' ' -f1-3 /proc/loadavg)
 set +e
 java -Xms1g -Xmx2g -cp "$CP" io.paynotify.bench.LoadDriver run \
-  url="http://127.0.0.1:$PORT" \
-  jdbc="jdbc:postgresql://127.0.0.1:5432/$DB?user=postgres&reWriteBatchedInserts=true" \
-  keys="$RUN/driver.keys" dup="$DUP" step-seconds="$STEP_SECONDS" \
-  pgbench-tps="$TPS" service-pid="$SERVICE_PID" out="$RUN/result.md" baseline-out="$RUN/baseline.properties" \
-  | tee "$RUN/load.log"
+  url="http://127.0.0.1:$PORT" jdbc="$JDBC" keys="$RUN/driver.keys" dup="$DUP" step-seconds="$STEP_SECONDS" \
+  latency-steps="$LATENCY_STEPS" service-pid="$PID1" figures="$RUN/single.properties" \
+  baseline-out="$RUN/baseline.properties" | tee "$RUN/load.log"
 status=${PIPESTATUS[0]}
 set -e
-LOADAVG_END=$(cut -d' ' -f1-3 /proc/loadavg)
+
+LOADAVG_TWO="-"
+if [ "$TWO_INSTANCES" != 0 ]; then
+  echo "== instance 2 on 127.0.0.1:$PORT2, the same database; the load round-robin over both"
+  start_service "$RUN/service.properties" "$RUN/service-2.log" "" "$PORT2" "$MGMT_PORT2"
+  PID2=${SERVICE_PIDS[1]}
+  MAX1=$(sed -n 's/^max=\([0-9.]*\)/\1/p' "$RUN/single.properties")
+  HALF=$(awk -v m="${MAX1:-500}" 'BEGIN { r = int(m / 2 / 50) * 50; print (r < 250 ? 250 : r) }')
+  LOADAVG_TWO=$(cut -d' ' -f1-3 /proc/loadavg)
+  set +e
+  java -Xms1g -Xmx2g -cp "$CP" io.paynotify.bench.LoadDriver run \
+    url="http://127.0.0.1:$PORT,http://127.0.0.1:$PORT2" jdbc="$JDBC" keys="$RUN/driver.keys" dup="$DUP" \
+    step-seconds="$STEP_SECONDS" latency-steps= start-rate="$((HALF * 2))" warm-rate="$HALF" \
+    service-pid="$PID1,$PID2" figures="$RUN/dual.properties" | tee "$RUN/load-two.log"
+  two_status=${PIPESTATUS[0]}
+  set -e
+  [ "$status" -ne 0 ] || status=$two_status
+fi
+
+echo "== ceiling after the load"
+ceiling after "$SPAN"
+LOADAVG_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 
 LOADAVG_HOOKS="-"
 if [ "$WEBHOOKS" != 0 ]; then
-  echo "== the service again, with merchant $RUN/webhooks.properties subscribed to a receiver on 127.0.0.1:$WEBHOOK_PORT"
-  stop_service
+  echo "== instance 1 again, alone, with merchant $RUN/webhooks.properties subscribed to a receiver on 127.0.0.1:$WEBHOOK_PORT"
+  stop_services
   # the same state as before the first load: statistics fresh, nothing left to flush
   psql -d "$DB" -q -c "VACUUM ANALYZE paynotify.orders" -c "VACUUM ANALYZE paynotify.notifications" \
     -c "VACUUM ANALYZE paynotify.events" >/dev/null
-  sync
-  psql -d "$DB" -qc "CHECKPOINT" >/dev/null
-  start_service "$RUN/service.properties,$RUN/webhooks.properties" "$RUN/service-webhooks.log" "$RUN/service-webhooks.jfr"
+  settle_disk
+  start_service "$RUN/service.properties,$RUN/webhooks.properties" "$RUN/service-webhooks.log" "$RUN/service-webhooks.jfr" "$PORT" "$MGMT_PORT"
   LOADAVG_HOOKS=$(cut -d' ' -f1-3 /proc/loadavg)
   set +e
   java -Xms1g -Xmx2g -cp "$CP" io.paynotify.bench.LoadDriver webhooks \
-    url="http://127.0.0.1:$PORT" \
-    jdbc="jdbc:postgresql://127.0.0.1:5432/$DB?user=postgres&reWriteBatchedInserts=true" \
-    keys="$RUN/driver.keys" dup="$DUP" step-seconds="$STEP_SECONDS" service-pid="$SERVICE_PID" \
-    webhook-port="$WEBHOOK_PORT" baseline="$RUN/baseline.properties" out="$RUN/result.md" | tee "$RUN/webhooks.log"
+    url="http://127.0.0.1:$PORT" jdbc="$JDBC" keys="$RUN/driver.keys" dup="$DUP" step-seconds="$STEP_SECONDS" \
+    service-pid="${SERVICE_PIDS[0]}" webhook-port="$WEBHOOK_PORT" baseline="$RUN/baseline.properties" \
+    out="$RUN/webhooks.md" | tee "$RUN/webhooks.log"
   hooks_status=${PIPESTATUS[0]}
   set -e
   [ "$status" -ne 0 ] || status=$hooks_status
 fi
+stop_services
 
+set +e
+java -cp "$CP" io.paynotify.bench.LoadDriver report single="$RUN/single.properties" dual="$RUN/dual.properties" \
+  before="$RUN/ceiling-before.properties" after="$RUN/ceiling-after.properties" out="$RUN/result.md" >/dev/null
+goals_status=$?
+set -e
 {
+  if [ -f "$RUN/webhooks.md" ]; then
+    echo
+    echo "Webhook run (WEBHOOKS=1), the first instance alone, restarted with a subscribed merchant:"
+    echo
+    echo "| measure | value |"
+    echo "|---|---|"
+    cat "$RUN/webhooks.md"
+  fi
   echo
-  echo "run: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores; load average (1, 5, 15 min) before the load: $LOADAVG;"
-  echo "after it: $LOADAVG_END; before the webhook run: $LOADAVG_HOOKS; at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
-  echo "service log lines: $(wc -l <"$RUN/service.log"); total time $(( $(date +%s) - started )) s; files in $RUN"
+  echo "run: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo);"
+  echo "load average (1, 5, 15 min): at the start $LOADAVG_BEFORE; before the one-instance load $LOADAVG_LOAD;"
+  echo "before the two-instance load $LOADAVG_TWO; after the last pgbench $LOADAVG_AFTER; before the webhook run $LOADAVG_HOOKS;"
+  echo "at the end $(cut -d' ' -f1-3 /proc/loadavg). Goals: $([ "$goals_status" -eq 0 ] && echo "all met" || echo "not all met")."
+  echo "total time $(( $(date +%s) - started )) s; files in $RUN"
 } >>"$RUN/result.md"
 echo
 echo "== result ($RUN/result.md)"
 cat "$RUN/result.md"
 if [ -n "${PROFILE:-}" ]; then
-  stop_service
-  echo "JFR profiles: $RUN/service.jfr, $RUN/service-webhooks.jfr (bench/tools/jfr-top.py FILE)"
+  echo "JFR profiles: $RUN/service.jfr$([ "$WEBHOOKS" != 0 ] && echo ", $RUN/service-webhooks.jfr") (bench/tools/jfr-top.py FILE)"
 fi
+# the exit status says whether the measurement was sound (no error or lost ack at or below the max, the database
+# checks clean), not whether the goals were met: the table says that
 exit "$status"

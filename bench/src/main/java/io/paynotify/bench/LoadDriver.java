@@ -87,9 +87,10 @@ public final class LoadDriver {
 
     private final Map<String, String> opt;
     private final HttpClient http;
+    /** The first (or only) service's base URL: provider detection and the webhook run talk to it. */
     private final String url;
-    private final String host;
-    private final int port;
+    /** Every service instance the load goes to, round-robin by request ({@code url=} is a comma-separated list). */
+    private final List<URI> targets = new ArrayList<>();
     private final int connections;
     private final String jdbc;
     private final double dupShare;
@@ -107,7 +108,7 @@ public final class LoadDriver {
     /** Every first delivery generated so far: duplicates are exact copies of these. */
     private final List<Delivery> firsts = new ArrayList<>();
     /** Orders that got a success ack, for the final database check: key channel|outTradeNo. */
-    private final Map<String, Boolean> acked = new ConcurrentHashMap<>();
+    private final Map<String, java.util.concurrent.atomic.AtomicInteger> acked = new ConcurrentHashMap<>();
     private final SplittableRandom random = new SplittableRandom(42);
     private long totalSent;
     private long totalErrors;
@@ -137,7 +138,7 @@ public final class LoadDriver {
 
     /** What one step measured. */
     record StepResult(double rate, double seconds, long sent, long ok, long errors, long lost, Histogram latency,
-            Cpu cpu) {
+            Cpu cpu, String load) {
         double p(double percentile) {
             return latency.getTotalCount() == 0 ? Double.NaN : latency.getValueAtPercentile(percentile) / 1000.0;
         }
@@ -147,6 +148,23 @@ public final class LoadDriver {
         if (args.length >= 2 && args[0].equals("config")) {
             writeConfig(Path.of(args[1]), args.length >= 3 ? Integer.parseInt(args[2]) : DEFAULT_WEBHOOK_PORT);
             return;
+        }
+        if (args.length >= 1 && args[0].equals("pgsample")) {
+            var opt = new LinkedHashMap<String, String>();
+            for (int i = 1; i < args.length; i++) {
+                int eq = args[i].indexOf('=');
+                opt.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+            }
+            pgSample(opt.get("db"), Path.of(opt.get("out")), Path.of(opt.get("ready")));
+            return;
+        }
+        if (args.length >= 1 && args[0].equals("report")) {
+            var opt = new LinkedHashMap<String, String>();
+            for (int i = 1; i < args.length; i++) {
+                int eq = args[i].indexOf('=');
+                opt.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+            }
+            System.exit(Report.write(opt) ? 0 : 1);
         }
         if (args.length >= 1 && (args[0].equals("run") || args[0].equals("webhooks"))) {
             var opt = new LinkedHashMap<String, String>();
@@ -223,12 +241,14 @@ public final class LoadDriver {
 
     LoadDriver(Map<String, String> opt) throws Exception {
         this.opt = opt;
-        this.url = opt.getOrDefault("url", "http://127.0.0.1:8080");
-        if (!URI.create(url).getHost().startsWith("127.")) {
-            throw new IllegalArgumentException("the load driver only targets 127.0.0.0/8");
+        for (String u : opt.getOrDefault("url", "http://127.0.0.1:8080").split(",")) {
+            URI target = URI.create(u.strip());
+            if (!target.getHost().startsWith("127.")) {
+                throw new IllegalArgumentException("the load driver only targets 127.0.0.0/8");
+            }
+            targets.add(target);
         }
-        this.host = URI.create(url).getHost();
-        this.port = URI.create(url).getPort();
+        this.url = targets.get(0).toString();
         this.connections = Integer.parseInt(opt.getOrDefault("connections", "64"));
         this.jdbc = opt.get("jdbc");
         this.dupShare = Double.parseDouble(opt.getOrDefault("dup", "0.5"));
@@ -252,6 +272,13 @@ public final class LoadDriver {
                 .build();
     }
 
+    /**
+     * One configuration's figures: the warm-up, the highest sustained rate and its confirmation step (its CPU per
+     * notification is the figure at the max rate), the latency steps ({@code latency-steps=}, percentages of the
+     * max, default 50; empty for none), the database check. Writes them as properties to {@code figures=} (read by
+     * {@link #report}), and {@code baseline-out=} for the webhook run. True when every step at or below the max had
+     * no error and no lost ack and the database check is clean.
+     */
     boolean run() throws Exception {
         int stepSeconds = Integer.parseInt(opt.getOrDefault("step-seconds", "15"));
         detectProviders();
@@ -262,52 +289,57 @@ public final class LoadDriver {
         StepResult atMax = search.atMax();
         double max = search.max();
 
-        // 2. latency at 25, 50 and 75 % of it
+        // 2. latency at the given shares of it
         var at = new LinkedHashMap<Integer, StepResult>();
-        for (int pct : new int[] {25, 50, 75}) {
-            at.put(pct, step(Math.max(1, Math.round(max * pct / 100.0)), stepSeconds, pct + " %"));
+        for (String pct : opt.getOrDefault("latency-steps", "50").split(",")) {
+            if (!pct.isBlank()) {
+                int p = Integer.parseInt(pct.strip());
+                at.put(p, step(Math.max(1, Math.round(max * p / 100.0)), stepSeconds, p + " %"));
+            }
         }
 
         // 3. the database must show every acknowledged payment exactly once
         DbCheck check = checkDatabase();
 
-        // 4. the table
-        double pgbench = Double.parseDouble(opt.getOrDefault("pgbench-tps", "NaN"));
-        String rss = residentMemory(opt.get("service-pid"));
-        var t = new StringBuilder();
-        t.append("| measure | value |\n|---|---|\n");
-        t.append(String.format(Locale.ROOT, "| providers, mix | %s; %.0f %% first deliveries, %.0f %% duplicates |%n",
-                providers, (1 - dupShare) * 100, dupShare * 100));
-        t.append(String.format(Locale.ROOT, "| service max sustained rate, no webhook subscribed | %,.0f notifications/s (p99 %.1f ms, %d errors, %d lost over %d s) |%n",
-                max, atMax.p(99), atMax.errors(), atMax.lost(), (long) atMax.seconds()));
-        t.append(String.format(Locale.ROOT,
-                "| CPU per notification at the max rate | service %.0f us (%.0f of them its JIT compiler), its PostgreSQL backends %.0f us, load driver %.0f us |%n",
-                atMax.cpu().service(), atMax.cpu().jit(), atMax.cpu().postgres(), atMax.cpu().driver()));
-        t.append(String.format(Locale.ROOT, "| pgbench ceiling (same SQL, same concurrency) | %,.0f transactions/s |%n", pgbench));
-        t.append(String.format(Locale.ROOT, "| ratio service / pgbench | %.2f |%n", max / pgbench));
+        // 4. the figures
+        var f = new Properties();
+        f.setProperty("instances", Integer.toString(targets.size()));
+        f.setProperty("providers", providers.toString());
+        f.setProperty("dup", Double.toString(dupShare));
+        f.setProperty("max", Double.toString(max));
+        f.setProperty("max.sustained", Boolean.toString(sustained(atMax)));
+        put(f, "max.", atMax);
         for (var e : at.entrySet()) {
-            StepResult s = e.getValue();
-            t.append(String.format(Locale.ROOT,
-                    "| latency at %d %% (%,.0f/s, %d s) | p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f ms; %d errors, %d lost |%n",
-                    e.getKey(), s.rate(), (long) s.seconds(), s.p(50), s.p(99), s.p(99.9), s.latency().getMaxValue() / 1000.0,
-                    s.errors(), s.lost()));
+            put(f, "at." + e.getKey() + ".", e.getValue());
         }
-        t.append(String.format(Locale.ROOT, "| resident memory of the service | %s |%n", rss));
-        t.append(String.format(Locale.ROOT, "| whole run | %,d sent, %d errors, %d lost acks (all steps, probes above the max included) |%n",
-                totalSent, totalErrors, totalLost));
-        t.append(String.format(Locale.ROOT,
-                "| database check | %,d orders acknowledged: %d not SUCCESS, %d without exactly one APPLIED; %,d notification rows |%n",
-                check.acked, check.notSuccess, check.notOneApplied, check.rows));
-        System.out.println();
-        System.out.println(t);
-        Path out = opt.containsKey("out") ? Path.of(opt.get("out")) : null;
-        if (out != null) {
-            Files.writeString(out, t.toString());
+        f.setProperty("latency-steps", String.join(",", at.keySet().stream().map(String::valueOf).toList()));
+        f.setProperty("total.sent", Long.toString(totalSent));
+        f.setProperty("total.errors", Long.toString(totalErrors));
+        f.setProperty("total.lost", Long.toString(totalLost));
+        f.setProperty("db.acked", Long.toString(check.acked()));
+        f.setProperty("db.success-acks", Long.toString(check.successAcks()));
+        f.setProperty("db.not-success", Long.toString(check.notSuccess()));
+        f.setProperty("db.not-one-applied", Long.toString(check.notOneApplied()));
+        f.setProperty("db.fewer-rows", Long.toString(check.fewerRows()));
+        f.setProperty("db.multi-applied", Long.toString(check.multiApplied()));
+        f.setProperty("db.applied-rows", Long.toString(check.appliedRows()));
+        f.setProperty("db.paid-orders", Long.toString(check.paidOrders()));
+        f.setProperty("db.rows", Long.toString(check.rows()));
+        f.setProperty("db.clean", Boolean.toString(check.clean()));
+        var rss = new ArrayList<String>();
+        for (String pid : servicePids()) {
+            rss.add(residentMemory(pid));
+        }
+        f.setProperty("rss", String.join("; ", rss));
+        if (opt.containsKey("figures")) {
+            try (var w = Files.newBufferedWriter(Path.of(opt.get("figures")))) {
+                f.store(w, "LoadDriver run, " + targets.size() + " instance(s): " + targets);
+            }
         }
         if (opt.containsKey("baseline-out")) {
             // what the webhook run compares itself with
             var b = new Properties();
-            StepResult half = at.get(50);
+            StepResult half = at.getOrDefault(50, atMax);
             b.setProperty("max", Double.toString(max));
             b.setProperty("max.cpu.service", Double.toString(atMax.cpu().service()));
             b.setProperty("max.cpu.postgres", Double.toString(atMax.cpu().postgres()));
@@ -321,8 +353,28 @@ public final class LoadDriver {
                 b.store(w, "LoadDriver run: the figures without a subscribed webhook");
             }
         }
-        boolean measuredClean = at.values().stream().allMatch(s -> s.errors() == 0 && s.lost() == 0);
-        return check.notSuccess == 0 && check.notOneApplied == 0 && measuredClean;
+        boolean measuredClean = at.values().stream().allMatch(s -> s.errors() == 0 && s.lost() == 0)
+                && atMax.errors() == 0 && atMax.lost() == 0;
+        return check.clean() && measuredClean;
+    }
+
+    private static void put(Properties f, String prefix, StepResult s) {
+        f.setProperty(prefix + "rate", Double.toString(s.rate()));
+        f.setProperty(prefix + "seconds", Double.toString(s.seconds()));
+        f.setProperty(prefix + "sent", Long.toString(s.sent()));
+        f.setProperty(prefix + "ok", Long.toString(s.ok()));
+        f.setProperty(prefix + "errors", Long.toString(s.errors()));
+        f.setProperty(prefix + "lost", Long.toString(s.lost()));
+        f.setProperty(prefix + "p50", Double.toString(s.p(50)));
+        f.setProperty(prefix + "p99", Double.toString(s.p(99)));
+        f.setProperty(prefix + "p999", Double.toString(s.p(99.9)));
+        f.setProperty(prefix + "pmax", Double.toString(s.latency().getMaxValue() / 1000.0));
+        f.setProperty(prefix + "cpu.service", Double.toString(s.cpu().service()));
+        f.setProperty(prefix + "cpu.jit", Double.toString(s.cpu().jit()));
+        f.setProperty(prefix + "cpu.postgres", Double.toString(s.cpu().postgres()));
+        f.setProperty(prefix + "cpu.pg-shared", Double.toString(s.cpu().pgShared()));
+        f.setProperty(prefix + "cpu.driver", Double.toString(s.cpu().driver()));
+        f.setProperty(prefix + "load", s.load());
     }
 
     // ================================================================== the webhook run
@@ -418,7 +470,7 @@ public final class LoadDriver {
             // 4. the database: every acknowledged payment exactly once, and the deliveries' states
             DbCheck check = checkDatabase();
             DeliveryStates states = deliveryStates();
-            String rss = residentMemory(opt.get("service-pid"));
+            String rss = residentMemory(servicePids().isEmpty() ? null : servicePids().get(0));
 
             // 5. the rows, appended to run's table
             double cost = 1 - max / without;
@@ -486,7 +538,7 @@ public final class LoadDriver {
                 Files.writeString(Path.of(opt.get("out")), t.toString(), java.nio.file.StandardOpenOption.CREATE,
                         java.nio.file.StandardOpenOption.APPEND);
             }
-            return check.notSuccess == 0 && check.notOneApplied == 0 && half.errors() == 0 && half.lost() == 0
+            return check.clean() && half.errors() == 0 && half.lost() == 0
                     && (same == null || same.errors() == 0 && same.lost() == 0)
                     && missing.isEmpty() && receiver.badSignatures() == 0;
         }
@@ -619,6 +671,12 @@ public final class LoadDriver {
         for (int i = 0; i < 5 && !sustained(step(Math.min(150, startRate), 6, "warm-up")); i++) {
             // once more
         }
+        if (opt.containsKey("warm-rate")) {
+            // a service instance started just now (the second one) needs its JIT warmed at a real rate too
+            for (int i = 0; i < 3 && !sustained(step(Double.parseDouble(opt.get("warm-rate")), 6, "warm-up")); i++) {
+                // once more
+            }
+        }
     }
 
     /** The highest sustained rate and its confirmation step. */
@@ -698,13 +756,22 @@ public final class LoadDriver {
         var errors = new AtomicLong();
         var lost = new AtomicLong();
         var done = new CountDownLatch(n);
-        var queue = new java.util.concurrent.LinkedBlockingQueue<Task>();
+        // one queue per service instance, each with its share of the connections; request i goes to instance
+        // i mod k (round-robin), so k instances each get 1/k of the load, duplicates of one order included
+        int k = targets.size();
+        var queues = new ArrayList<java.util.concurrent.LinkedBlockingQueue<Task>>();
         var workers = new ArrayList<Thread>();
-        for (int c = 0; c < connections; c++) {
-            Thread t = new Thread(() -> sendLoop(queue, latency, ok, errors, lost, done), "conn-" + c);
-            t.setDaemon(true);
-            t.start();
-            workers.add(t);
+        for (int q = 0; q < k; q++) {
+            var queue = new java.util.concurrent.LinkedBlockingQueue<Task>();
+            queues.add(queue);
+            URI target = targets.get(q);
+            for (int c = 0; c < Math.max(1, connections / k); c++) {
+                Thread t = new Thread(() -> sendLoop(target, queue, latency, ok, errors, lost, done),
+                        "conn-" + q + "-" + c);
+                t.setDaemon(true);
+                t.start();
+                workers.add(t);
+            }
         }
         long period = (long) (1e9 / rate);
         long start = System.nanoTime() + 10_000_000;
@@ -717,23 +784,25 @@ public final class LoadDriver {
             while (System.nanoTime() < intended) {
                 Thread.onSpinWait();
             }
-            queue.add(new Task(plan.get(i), intended));
+            queues.get(i % k).add(new Task(plan.get(i), intended));
         }
         if (!done.await(ACK_TIMEOUT.toSeconds() + 5, TimeUnit.SECONDS)) {
             lost.addAndGet(done.getCount());
         }
         workers.forEach(Thread::interrupt);
-        var s = new StepResult(rate, seconds, n, ok.get(), errors.get(), lost.get(), latency.copy(),
-                cpu().minus(before).per(n));
+        var s = new StepResult(rate, seconds, n, ok.get(), errors.get(), lost.get(), latency.copy(), 
+                cpu().minus(before).per(n), loadAverage());
         totalSent += n;
         totalErrors += s.errors();
         totalLost += s.lost();
         log("%-8s %7.0f/s %3d s: ok %d, errors %d, lost %d; p50 %.1f ms p99 %.1f ms p99.9 %.1f ms max %.1f ms;"
-                + " CPU us/notification: service %.0f (JIT %.0f, webhook delivery %.0f), postgres %.0f, driver %.0f;"
+                + " CPU us/notification: service %.0f (JIT %.0f, webhook delivery %.0f), postgres %.0f (shared"
+                + " processes %.0f), driver %.0f;"
                 + " load %s%s",
                 label, rate, seconds, s.ok(), s.errors(), s.lost(), s.p(50), s.p(99), s.p(99.9),
                 s.latency().getMaxValue() / 1000.0, s.cpu().service(), s.cpu().jit(), s.cpu().delivery(),
-                s.cpu().postgres(), s.cpu().driver(), loadAverage(), sustained(s) ? "" : "  (not sustained)");
+                s.cpu().postgres(), s.cpu().pgShared(), s.cpu().driver(), s.load(),
+                sustained(s) ? "" : "  (not sustained)");
         return s;
     }
 
@@ -752,8 +821,8 @@ public final class LoadDriver {
      * the same two cores. Requests wait in the shared queue while every connection is busy, and that wait counts
      * in their latency (it runs from the intended time), so the loop stays open.
      */
-    private void sendLoop(java.util.concurrent.BlockingQueue<Task> queue, Histogram latency, AtomicLong ok,
-            AtomicLong errors, AtomicLong lost, CountDownLatch done) {
+    private void sendLoop(URI target, java.util.concurrent.BlockingQueue<Task> queue, Histogram latency,
+            AtomicLong ok, AtomicLong errors, AtomicLong lost, CountDownLatch done) {
         java.net.Socket socket = null;
         java.io.InputStream in = null;
         try {
@@ -765,7 +834,7 @@ public final class LoadDriver {
                         socket = new java.net.Socket();
                         socket.setTcpNoDelay(true);
                         socket.setSoTimeout((int) ACK_TIMEOUT.toMillis());
-                        socket.connect(new java.net.InetSocketAddress(host, port), 2000);
+                        socket.connect(new java.net.InetSocketAddress(target.getHost(), target.getPort()), 2000);
                         in = new java.io.BufferedInputStream(socket.getInputStream(), 8192);
                     }
                     socket.getOutputStream().write(d.wire());
@@ -777,7 +846,8 @@ public final class LoadDriver {
                     if (successAck(d.provider(), a.status(), a.body())) {
                         ok.incrementAndGet();
                         String key = d.provider().channel + "|" + d.outTradeNo();
-                        acked.put(key, Boolean.TRUE);
+                        acked.computeIfAbsent(key, x -> new java.util.concurrent.atomic.AtomicInteger())
+                                .incrementAndGet();
                         Map<String, Long> acks = ackMicros;
                         if (acks != null) {
                             acks.merge(key, WebhookReceiver.epochMicros(Instant.now()), Math::min);
@@ -932,7 +1002,7 @@ public final class LoadDriver {
             }
         }
         var head = new StringBuilder(512).append("POST /notify/").append(p.path).append('/').append(p.channel)
-                .append(" HTTP/1.1\r\nHost: ").append(host).append(':').append(port).append("\r\n");
+                .append(" HTTP/1.1\r\nHost: ").append(targets.get(0).getHost()).append("\r\n");
         headers.forEach((k, v) -> head.append(k).append(": ").append(v).append("\r\n"));
         head.append("Content-Length: ").append(body.length).append("\r\n\r\n");
         byte[] h = head.toString().getBytes(StandardCharsets.ISO_8859_1);
@@ -963,18 +1033,37 @@ public final class LoadDriver {
 
     // ================================================================== database check
 
-    record DbCheck(long acked, long notSuccess, long notOneApplied, long rows) {}
+    /**
+     * The database check. Over the orders this driver got a success ack for: {@code notSuccess} not SUCCESS,
+     * {@code notOneApplied} without exactly one APPLIED notification, {@code fewerRows} with fewer notification rows
+     * than success acks (every success ack follows the commit of its own row: a missing row is a lost ack). Over
+     * every bench order in the database (all runs on it, whatever driver sent them): {@code multiApplied} orders with
+     * more than one APPLIED notification, and {@code appliedRows} APPLIED notifications against {@code paidOrders}
+     * SUCCESS orders, which must be equal (each paid order applied exactly once).
+     */
+    record DbCheck(long acked, long successAcks, long notSuccess, long notOneApplied, long fewerRows, long rows,
+            long multiApplied, long appliedRows, long paidOrders) {
+        boolean clean() {
+            return notSuccess == 0 && notOneApplied == 0 && fewerRows == 0 && multiApplied == 0
+                    && appliedRows == paidOrders;
+        }
+    }
 
     private DbCheck checkDatabase() throws SQLException {
         try (Connection c = db(); Statement st = c.createStatement()) {
-            st.execute("CREATE TEMP TABLE acked (channel text, out_trade_no text, PRIMARY KEY (channel, out_trade_no))");
+            st.execute("CREATE TEMP TABLE acked (channel text, out_trade_no text, acks int,"
+                    + " PRIMARY KEY (channel, out_trade_no))");
             c.setAutoCommit(false);
-            try (PreparedStatement ps = c.prepareStatement("INSERT INTO acked VALUES (?, ?)")) {
+            long successAcks = 0;
+            try (PreparedStatement ps = c.prepareStatement("INSERT INTO acked VALUES (?, ?, ?)")) {
                 int k = 0;
-                for (String key : acked.keySet()) {
+                for (var e : acked.entrySet()) {
+                    String key = e.getKey();
                     int bar = key.indexOf('|');
                     ps.setString(1, key.substring(0, bar));
                     ps.setString(2, key.substring(bar + 1));
+                    ps.setInt(3, e.getValue().get());
+                    successAcks += e.getValue().get();
                     ps.addBatch();
                     if (++k % 1000 == 0) {
                         ps.executeBatch();
@@ -983,21 +1072,39 @@ public final class LoadDriver {
                 ps.executeBatch();
             }
             c.commit();
+            st.execute("ANALYZE acked");
             long notSuccess = count(st, "SELECT count(*) FROM acked a LEFT JOIN paynotify.orders o"
                     + " USING (channel, out_trade_no) WHERE o.state IS DISTINCT FROM 'SUCCESS'");
             long notOneApplied = count(st, "SELECT count(*) FROM acked a WHERE (SELECT count(*) FROM"
                     + " paynotify.notifications n WHERE n.channel = a.channel AND n.out_trade_no = a.out_trade_no"
                     + " AND n.outcome = 'APPLIED') <> 1");
-            long rows = count(st, "SELECT count(*) FROM paynotify.notifications");
-            log("database: %d acknowledged orders, %d not SUCCESS, %d without exactly one APPLIED", acked.size(),
-                    notSuccess, notOneApplied);
+            long fewerRows = count(st, "SELECT count(*) FROM acked a WHERE (SELECT count(*) FROM"
+                    + " paynotify.notifications n WHERE n.channel = a.channel AND n.out_trade_no = a.out_trade_no)"
+                    + " < a.acks");
+            String bench = "('" + Fixtures.WX_CHANNEL + "', '" + Fixtures.ALI_CHANNEL + "', '" + Fixtures.WX3_CHANNEL
+                    + "')";
+            long multiApplied = count(st, "SELECT count(*) FROM (SELECT 1 FROM paynotify.notifications WHERE"
+                    + " channel IN " + bench + " AND outcome = 'APPLIED' GROUP BY channel, out_trade_no"
+                    + " HAVING count(*) > 1) m");
+            long appliedRows = count(st, "SELECT count(*) FROM paynotify.notifications WHERE channel IN " + bench
+                    + " AND outcome = 'APPLIED'");
+            long paidOrders = count(st, "SELECT count(*) FROM paynotify.orders WHERE channel IN " + bench
+                    + " AND state = 'SUCCESS'");
+            long rows = count(st, "SELECT count(*) FROM paynotify.notifications WHERE channel IN " + bench);
+            c.commit();
+            log("database: %d acknowledged orders (%d success acks): %d not SUCCESS, %d without exactly one APPLIED,"
+                    + " %d with fewer rows than success acks; all bench orders: %d applied more than once, %d APPLIED"
+                    + " rows for %d paid orders", acked.size(), successAcks, notSuccess, notOneApplied, fewerRows,
+                    multiApplied, appliedRows, paidOrders);
             try (ResultSet rs = st.executeQuery("SELECT outcome, coalesce(reason, '-'), count(*) FROM"
-                    + " paynotify.notifications GROUP BY 1, 2 ORDER BY 1, 2")) {
+                    + " paynotify.notifications WHERE channel IN " + bench + " GROUP BY 1, 2 ORDER BY 1, 2")) {
                 while (rs.next()) {
                     log("  notifications %s %s: %d", rs.getString(1), rs.getString(2), rs.getLong(3));
                 }
             }
-            return new DbCheck(acked.size(), notSuccess, notOneApplied, rows);
+            c.commit();
+            return new DbCheck(acked.size(), successAcks, notSuccess, notOneApplied, fewerRows, rows, multiApplied,
+                    appliedRows, paidOrders);
         }
     }
 
@@ -1012,21 +1119,23 @@ public final class LoadDriver {
         return DriverManager.getConnection(jdbc);
     }
 
-    /** CPU time in microseconds: the service process, this database's PostgreSQL backends, this driver. */
     /**
-     * CPU time in microseconds: the service process, this database's PostgreSQL backends, this driver; and two parts
-     * of the service's: its JIT compiler threads ({@code jit}: warm-up, not per-notification work, and on a busy
-     * two-core machine a large share of a short run) and its webhook delivery threads ({@code delivery}: the worker's
-     * loop, its HTTP client and its recorder, so claim, sign, POST and record).
+     * CPU time in microseconds: the service processes ({@code service-pid=}, comma-separated when several
+     * instances run), this database's PostgreSQL backends, this driver; two parts of the services': their JIT
+     * compiler threads ({@code jit}: warm-up, not per-notification work, and on a busy two-core machine a large
+     * share of a short run) and their webhook delivery threads ({@code delivery}: the worker's loop, its HTTP client
+     * and its recorder, so claim, sign, POST and record); and PostgreSQL's shared background processes
+     * ({@code pgShared}: WAL writer, checkpointer, background writer), which work for every database of the server
+     * and so cannot be attributed to this run on a shared server.
      */
-    record Cpu(double service, double postgres, double driver, double jit, double delivery) {
+    record Cpu(double service, double postgres, double driver, double jit, double delivery, double pgShared) {
         Cpu minus(Cpu o) {
             return new Cpu(service - o.service, postgres - o.postgres, driver - o.driver, jit - o.jit,
-                    delivery - o.delivery);
+                    delivery - o.delivery, pgShared - o.pgShared);
         }
 
         Cpu per(long n) {
-            return new Cpu(service / n, postgres / n, driver / n, jit / n, delivery / n);
+            return new Cpu(service / n, postgres / n, driver / n, jit / n, delivery / n, pgShared / n);
         }
 
         /** The service's CPU without its JIT compiler threads. */
@@ -1035,14 +1144,30 @@ public final class LoadDriver {
         }
     }
 
+    private List<String> servicePids() {
+        var pids = new ArrayList<String>();
+        for (String pid : opt.getOrDefault("service-pid", "").split(",")) {
+            if (!pid.isBlank()) {
+                pids.add(pid.strip());
+            }
+        }
+        return pids;
+    }
+
     /**
-     * Reads /proc: utime + stime of the service and of every PostgreSQL backend serving this run's database (their
-     * command line names it), and this JVM's own CPU time. Shared PostgreSQL processes (WAL writer, checkpointer)
-     * are not included.
+     * Reads /proc: utime + stime of the services and of every PostgreSQL process serving this run's database (its
+     * command line, {@code postgres: ... USER DB HOST(PORT) STATE}, names the database: client backends, and any
+     * autovacuum worker on it), of PostgreSQL's shared background processes, and this JVM's own CPU time. A
+     * backend that ends between the two readings of a step loses its time (the service's pool keeps its
+     * connections, so this does not happen at load).
      */
     private Cpu cpu() {
-        double service = opt.containsKey("service-pid") ? ticks(Path.of("/proc", opt.get("service-pid"))) : 0;
+        double service = 0;
+        for (String pid : servicePids()) {
+            service += ticks(Path.of("/proc", pid));
+        }
         double postgres = 0;
+        double pgShared = 0;
         String dbName = jdbc.replaceAll(".*/([^/?]+).*", "$1");
         try (var dirs = Files.list(Path.of("/proc"))) {
             for (Path d : (Iterable<Path>) dirs::iterator) {
@@ -1051,9 +1176,16 @@ public final class LoadDriver {
                     continue;
                 }
                 try {
-                    String cmd = new String(Files.readAllBytes(d.resolve("cmdline")), StandardCharsets.ISO_8859_1);
-                    if (cmd.startsWith("postgres: ") && cmd.contains(" " + dbName + " ")) {
+                    String cmd = new String(Files.readAllBytes(d.resolve("cmdline")), StandardCharsets.ISO_8859_1)
+                            .replace('\0', ' ') + " ";
+                    if (!cmd.startsWith("postgres: ")) {
+                        continue;
+                    }
+                    if (cmd.contains(" " + dbName + " ")) {
                         postgres += ticks(d);
+                    } else if (cmd.contains(" walwriter ") || cmd.contains(" checkpointer ")
+                            || cmd.contains(" background writer ")) {
+                        pgShared += ticks(d);
                     }
                 } catch (IOException gone) {
                     // the process ended meanwhile
@@ -1066,8 +1198,8 @@ public final class LoadDriver {
                 .getOperatingSystemMXBean();
         double jit = 0;
         double delivery = 0;
-        if (opt.containsKey("service-pid")) {
-            try (var tasks = Files.list(Path.of("/proc", opt.get("service-pid"), "task"))) {
+        for (String pid : servicePids()) {
+            try (var tasks = Files.list(Path.of("/proc", pid, "task"))) {
                 for (Path t : (Iterable<Path>) tasks::iterator) {
                     try {
                         // the kernel keeps 15 characters of a thread's name
@@ -1086,7 +1218,63 @@ public final class LoadDriver {
                 delivery = Double.NaN;
             }
         }
-        return new Cpu(service, postgres, os.getProcessCpuTime() / 1000.0, jit, delivery);
+        return new Cpu(service, postgres, os.getProcessCpuTime() / 1000.0, jit, delivery, pgShared);
+    }
+
+    /**
+     * {@code LoadDriver pgsample db=DB out=FILE ready=FILE}: the CPU of the PostgreSQL backends of one database while
+     * pgbench runs against it. pgbench's backends end with it, taking their CPU time out of /proc, so this reads
+     * them every 200 ms and keeps each process's last reading; on SIGTERM (sent by run.sh once pgbench has ended) it
+     * writes {@code us=} the sum over every process naming the database of (last reading - reading at the start;
+     * 0 for a process that started later) and {@code backends=}. The paused service's backends add nothing. What a
+     * backend did in its last 200 ms is missed (under 2 % of a 15-s run); the sampler itself (a JVM reading /proc
+     * five times a second) competes with pgbench for the cores a little.
+     */
+    static void pgSample(String db, Path out, Path ready) throws Exception {
+        Map<String, Double> first = pgTicks(db);
+        Map<String, Double> last = new ConcurrentHashMap<>(first);
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            double us = 0;
+            for (var e : last.entrySet()) {
+                us += e.getValue() - first.getOrDefault(e.getKey(), 0.0);
+            }
+            try {
+                Files.writeString(out, "us=" + us + "\nbackends=" + last.size() + "\n");
+            } catch (IOException e) {
+                System.err.println("pgsample: " + e);
+            }
+        }));
+        Files.writeString(ready, "ready\n");
+        while (true) {
+            Thread.sleep(200);
+            pgTicks(db).forEach((pid, us) -> last.merge(pid, us, Math::max));
+        }
+    }
+
+    /** pid → utime + stime in microseconds of every PostgreSQL process whose command line names the database. */
+    static Map<String, Double> pgTicks(String db) throws IOException {
+        var out = new LinkedHashMap<String, Double>();
+        try (var dirs = Files.list(Path.of("/proc"))) {
+            for (Path d : (Iterable<Path>) dirs::iterator) {
+                String name = d.getFileName().toString();
+                if (!name.chars().allMatch(Character::isDigit)) {
+                    continue;
+                }
+                try {
+                    String cmd = new String(Files.readAllBytes(d.resolve("cmdline")), StandardCharsets.ISO_8859_1)
+                            .replace('\0', ' ') + " ";
+                    if (cmd.startsWith("postgres: ") && cmd.contains(" " + db + " ")) {
+                        double t = ticks(d);
+                        if (t > 0) {
+                            out.put(name, t);
+                        }
+                    }
+                } catch (IOException gone) {
+                    // the process ended meanwhile
+                }
+            }
+        }
+        return out;
     }
 
     /** utime + stime of /proc/PID/stat in microseconds (clock ticks of 10 ms). */
@@ -1137,5 +1325,198 @@ public final class LoadDriver {
 
     static void log(String format, Object... args) {
         System.out.printf(Locale.ROOT, "[load] " + format + "%n", args);
+    }
+
+    // ================================================================== the table of issue 14
+
+    /**
+     * {@code LoadDriver report single=FILE [dual=FILE] before=FILE after=FILE [out=FILE]}: the one table of a
+     * {@code run.sh} run, from the figures of the one-instance run, of the two-instance run and of the two pgbench
+     * ceilings (properties written by run.sh: tps, failed, clients, seconds, settle.seconds, settle.mib,
+     * settle.reached). Every figure of issue 14's goals with its goal and whether it is met. True when all are.
+     */
+    static final class Report {
+        static final double GOAL_RATIO = 1.0;
+        static final double GOAL_SERVICE_CPU_US = 150;
+        static final double GOAL_POSTGRES_CPU_US = 120;
+        static final double GOAL_P99_MS = 25;
+
+        private Report() {}
+
+        static Properties load(String file) throws IOException {
+            var p = new Properties();
+            if (file != null && Files.exists(Path.of(file))) {
+                try (var in = Files.newBufferedReader(Path.of(file))) {
+                    p.load(in);
+                }
+            }
+            return p;
+        }
+
+        static double d(Properties p, String key) {
+            String v = p.getProperty(key);
+            return v == null || v.isBlank() ? Double.NaN : Double.parseDouble(v);
+        }
+
+        static long l(Properties p, String key) {
+            String v = p.getProperty(key);
+            return v == null || v.isBlank() ? -1 : (long) Double.parseDouble(v);
+        }
+
+        static String met(boolean ok) {
+            return ok ? "met" : "**not met**";
+        }
+
+        static String ceiling(Properties c) {
+            if (c.isEmpty() || Double.isNaN(d(c, "tps"))) {
+                return "not measured";
+            }
+            return String.format(Locale.ROOT,
+                    "%,.0f tps (%s clients, %.0f s, %d failed; PostgreSQL backends %.0f us CPU per transaction);"
+                            + " disk settled in %.1f s to %.1f MiB Dirty+Writeback%s",
+                    d(c, "tps"), c.getProperty("clients", "?"), d(c, "seconds"), l(c, "failed"),
+                    d(c, "pg-cpu-us") / d(c, "transactions"), d(c, "settle.seconds"),
+                    d(c, "settle.mib"), "true".equals(c.getProperty("settle.reached")) ? ""
+                            : " (**threshold not reached** before the deadline)");
+        }
+
+        static boolean write(Map<String, String> opt) throws IOException {
+            Properties one = load(opt.get("single"));
+            Properties two = load(opt.get("dual"));
+            Properties before = load(opt.get("before"));
+            Properties after = load(opt.get("after"));
+            double ceilBefore = d(before, "tps");
+            double ceilAfter = d(after, "tps");
+            double ceiling = Double.isNaN(ceilBefore) ? ceilAfter
+                    : Double.isNaN(ceilAfter) ? ceilBefore : Math.max(ceilBefore, ceilAfter);
+            double max = d(one, "max");
+            double ratio = max / ceiling;
+            double serviceCpu = d(one, "max.cpu.service");
+            double pgCpu = d(one, "max.cpu.postgres");
+            double p99 = d(one, "at.50.p99");
+            var t = new StringBuilder();
+            var goals = new ArrayList<Boolean>();
+            t.append("| figure | this run | goal | |\n|---|---|---|---|\n");
+            t.append(String.format(Locale.ROOT, "| load | %s; %.0f %% first deliveries, %.0f %% duplicates | | |%n",
+                    one.getProperty("providers", "?"), (1 - d(one, "dup")) * 100, d(one, "dup") * 100));
+            t.append(String.format(Locale.ROOT,
+                    "| pgbench ceiling before the load (the pre-batching intake's statements, one notification per"
+                            + " transaction; services paused) | %s | | |%n", ceiling(before)));
+            t.append(String.format(Locale.ROOT, "| pgbench ceiling after the load (the same) | %s | | |%n",
+                    ceiling(after)));
+            boolean rateOk = ratio >= GOAL_RATIO;
+            goals.add(rateOk);
+            t.append(String.format(Locale.ROOT,
+                    "| **max sustained rate**, one instance | **%,.0f notifications/s** (confirmed over %.0f s%s: p50"
+                            + " %.1f ms, p99 %.1f ms; %d errors, %d lost; load average %s at its end) | >= %.1f x the higher"
+                            + " ceiling (%,.0f/s) | %s |%n",
+                    max, d(one, "max.seconds"), "true".equals(one.getProperty("max.sustained")) ? ""
+                            : ", **not sustained**", d(one, "max.p50"), d(one, "max.p99"), l(one, "max.errors"),
+                    l(one, "max.lost"), one.getProperty("max.load", "?"), GOAL_RATIO, GOAL_RATIO * ceiling,
+                    met(rateOk)));
+            t.append(String.format(Locale.ROOT,
+                    "| ratio max rate / higher ceiling | **%.2f** (%.2f against the ceiling before, %.2f after) |"
+                            + " >= %.2f | %s |%n",
+                    ratio, max / ceilBefore, max / ceilAfter, GOAL_RATIO, met(rateOk)));
+            boolean serviceOk = serviceCpu <= GOAL_SERVICE_CPU_US;
+            goals.add(serviceOk);
+            t.append(String.format(Locale.ROOT,
+                    "| service CPU per notification at the max rate | **%.0f us** (%.0f of them its JIT compiler"
+                            + " threads) | <= %.0f us | %s |%n",
+                    serviceCpu, d(one, "max.cpu.jit"), GOAL_SERVICE_CPU_US, met(serviceOk)));
+            boolean pgOk = pgCpu <= GOAL_POSTGRES_CPU_US;
+            goals.add(pgOk);
+            t.append(String.format(Locale.ROOT,
+                    "| PostgreSQL CPU per notification at the max rate | **%.0f us** (the backends of the bench"
+                            + " database) | <= %.0f us | %s |%n", pgCpu, GOAL_POSTGRES_CPU_US, met(pgOk)));
+            t.append(String.format(Locale.ROOT,
+                    "| PostgreSQL's shared processes at the max rate, not counted above | %.0f us per notification"
+                            + " (WAL writer, checkpointer, background writer: the whole server's, other databases"
+                            + " included) | | |%n", d(one, "max.cpu.pg-shared")));
+            t.append(String.format(Locale.ROOT,
+                    "| load driver CPU per notification at the max rate (not counted) | %.0f us | | |%n",
+                    d(one, "max.cpu.driver")));
+            boolean p99Ok = p99 <= GOAL_P99_MS;
+            goals.add(p99Ok);
+            t.append(String.format(Locale.ROOT,
+                    "| **p99 at 50 %% of the max** (%,.0f/s, %.0f s) | p50 %.1f ms, **p99 %.1f ms**, p99.9 %.1f ms,"
+                            + " max %.1f ms; %d errors, %d lost | <= %.0f ms | %s |%n",
+                    d(one, "at.50.rate"), d(one, "at.50.seconds"), d(one, "at.50.p50"), p99, d(one, "at.50.p999"),
+                    d(one, "at.50.pmax"), l(one, "at.50.errors"), l(one, "at.50.lost"), GOAL_P99_MS, met(p99Ok)));
+            for (String pct : one.getProperty("latency-steps", "").split(",")) {
+                if (!pct.isBlank() && !pct.equals("50")) {
+                    String k = "at." + pct + ".";
+                    t.append(String.format(Locale.ROOT,
+                            "| latency at %s %% (%,.0f/s, %.0f s) | p50 %.1f ms, p99 %.1f ms, p99.9 %.1f ms, max %.1f"
+                                    + " ms; %d errors, %d lost | | |%n",
+                            pct, d(one, k + "rate"), d(one, k + "seconds"), d(one, k + "p50"), d(one, k + "p99"),
+                            d(one, k + "p999"), d(one, k + "pmax"), l(one, k + "errors"), l(one, k + "lost")));
+                }
+            }
+            // errors: the steps at or below the max (above it, 503s are the service's correct answer to overload);
+            // lost acks: every step of the run, probes above the max included
+            long errorsAtOrBelow = l(one, "max.errors") + l(two, "max.errors");
+            long lostAll = l(one, "total.lost") + Math.max(0, l(two, "total.lost"));
+            for (String pct : one.getProperty("latency-steps", "").split(",")) {
+                if (!pct.isBlank()) {
+                    errorsAtOrBelow += l(one, "at." + pct + ".errors");
+                }
+            }
+            if (two.isEmpty()) {
+                errorsAtOrBelow += 1; // l() gave -1 for the missing run
+            }
+            boolean cleanOk = errorsAtOrBelow == 0 && lostAll == 0;
+            goals.add(cleanOk);
+            t.append(String.format(Locale.ROOT,
+                    "| errors and lost acks | %d errors in the steps at or below the max (confirmations and latency"
+                            + " steps, both runs); %d lost acks in the whole run (%,d notifications sent, every probe"
+                            + " above the max included, where %,d failure acks answered overload) | 0 and 0 | %s |%n",
+                    errorsAtOrBelow, lostAll, l(one, "total.sent") + Math.max(0, l(two, "total.sent")),
+                    l(one, "total.errors") + Math.max(0, l(two, "total.errors")), met(cleanOk)));
+            boolean dbOneOk = "true".equals(one.getProperty("db.clean"));
+            goals.add(dbOneOk);
+            t.append(String.format(Locale.ROOT, "| database check, one instance | %s | clean | %s |%n",
+                    dbCheck(one), met(dbOneOk)));
+            if (two.isEmpty()) {
+                goals.add(false);
+                t.append("| two instances | not measured | measured | **not met** |\n");
+            } else {
+                double max2 = d(two, "max");
+                t.append(String.format(Locale.ROOT,
+                        "| max sustained rate, **two instances** on the one database (round-robin) | **%,.0f"
+                                + " notifications/s** in all (confirmed over %.0f s%s: p50 %.1f ms, p99 %.1f ms;"
+                                + " %d errors, %d lost; load average %s at its end); %.2f x one instance, %.2f of the"
+                                + " higher ceiling | | |%n",
+                        max2, d(two, "max.seconds"), "true".equals(two.getProperty("max.sustained")) ? ""
+                                : ", **not sustained**", d(two, "max.p50"), d(two, "max.p99"), l(two, "max.errors"),
+                        l(two, "max.lost"), two.getProperty("max.load", "?"), max2 / max, max2 / ceiling));
+                t.append(String.format(Locale.ROOT,
+                        "| CPU per notification at that rate, two instances | services %.0f us (JIT %.0f), PostgreSQL"
+                                + " backends %.0f us, shared processes %.0f us, driver %.0f us | | |%n",
+                        d(two, "max.cpu.service"), d(two, "max.cpu.jit"), d(two, "max.cpu.postgres"),
+                        d(two, "max.cpu.pg-shared"), d(two, "max.cpu.driver")));
+                boolean dbTwoOk = "true".equals(two.getProperty("db.clean"));
+                goals.add(dbTwoOk);
+                t.append(String.format(Locale.ROOT,
+                        "| **exactly-once check after the two-instance run** | %s | clean | %s |%n", dbCheck(two),
+                        met(dbTwoOk)));
+            }
+            t.append(String.format(Locale.ROOT, "| resident memory of the service | one-instance run: %s;"
+                    + " two-instance run: %s | | |%n", one.getProperty("rss", "?"), two.getProperty("rss", "-")));
+            System.out.println(t);
+            if (opt.containsKey("out")) {
+                Files.writeString(Path.of(opt.get("out")), t.toString());
+            }
+            return goals.stream().allMatch(Boolean::booleanValue);
+        }
+
+        static String dbCheck(Properties p) {
+            return String.format(Locale.ROOT,
+                    "%,d orders acknowledged by this run (%,d success acks): %d not SUCCESS, %d without exactly one"
+                            + " APPLIED, %d with fewer notification rows than success acks; every bench order in the"
+                            + " database: %d applied more than once, %,d APPLIED rows for %,d paid orders",
+                    l(p, "db.acked"), l(p, "db.success-acks"), l(p, "db.not-success"), l(p, "db.not-one-applied"),
+                    l(p, "db.fewer-rows"), l(p, "db.multi-applied"), l(p, "db.applied-rows"), l(p, "db.paid-orders"));
+        }
     }
 }
