@@ -9,8 +9,10 @@ import java.util.Set;
 
 /**
  * The operator console's static files (docs/operations.md "Operator console"), served by Quarkus from
- * {@code META-INF/resources/admin/console/}: the only admin paths that need no token ({@link BearerTokenFilter} lets
- * exactly {@link #FILES} through, for GET and HEAD, spelled exactly so). This route, after the path guard and
+ * {@code META-INF/resources/admin/console/}: the only admin paths that need no token. Quarkus' static handler answers
+ * for a file that exists there before the REST layer sees the request; every other path falls through to the REST
+ * layer, whose {@link BearerTokenFilter} asks for the token (and would let through exactly {@link #FILES}, for GET and
+ * HEAD, spelled exactly so, should the static files ever be served after it). This route, after the path guard and
  * before any handler that writes a body, puts the console's security headers on every answer under
  * {@code /admin/console/} — a strict Content-Security-Policy (no inline script or style, no other origin, no
  * framing), {@code nosniff}, no referrer, no caching — and sends {@code /admin/console} to {@code /admin/console/},
@@ -60,7 +62,7 @@ public class ConsoleFiles {
     }
 
     /** True for a GET or HEAD of one of the console's files, spelled exactly (no escapes, no dot segments). */
-    static boolean isConsoleFile(String method, String rawPath, String decodedPath) {
+    public static boolean isConsoleFile(String method, String rawPath, String decodedPath) {
         return ("GET".equals(method) || "HEAD".equals(method))
                 && rawPath != null
                 && FILES.contains(rawPath)

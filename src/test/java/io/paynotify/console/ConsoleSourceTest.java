@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.paynotify.admin.ConsoleFiles;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -90,5 +91,28 @@ class ConsoleSourceTest {
         for (String suffix : List.of("'/notifications?limit=500'", "'/query'", "'/redeliver'", "'/webhook/enable'")) {
             assertTrue(js.contains(suffix), suffix);
         }
+    }
+
+    /** The token filter's exemption: GET or HEAD of the console's own files, spelled exactly, and nothing else. */
+    @Test
+    void onlyTheConsoleFilesThemselvesAreExemptFromTheToken() {
+        for (String file : List.of(
+                "/admin/console/",
+                "/admin/console/index.html",
+                "/admin/console/console.css",
+                "/admin/console/console.js")) {
+            assertTrue(ConsoleFiles.isConsoleFile("GET", file, file), file);
+            assertTrue(ConsoleFiles.isConsoleFile("HEAD", file, file), file);
+            assertFalse(ConsoleFiles.isConsoleFile("POST", file, file), "POST " + file);
+            assertFalse(ConsoleFiles.isConsoleFile("DELETE", file, file), "DELETE " + file);
+        }
+        assertFalse(ConsoleFiles.isConsoleFile("GET", "/admin/console", "/admin/console"), "redirected, not served");
+        assertFalse(ConsoleFiles.isConsoleFile("GET", "/admin/console/x.js", "/admin/console/x.js"));
+        assertFalse(ConsoleFiles.isConsoleFile("GET", "/admin/orders", "/admin/orders"));
+        // a raw spelling that differs from what the REST layer routes is never exempt
+        assertFalse(ConsoleFiles.isConsoleFile("GET", "/admin/console/../orders", "/admin/orders"));
+        assertFalse(ConsoleFiles.isConsoleFile("GET", "/admin/console/%63onsole.js", "/admin/console/console.js"));
+        assertFalse(ConsoleFiles.isConsoleFile("GET", "/admin/console/console.js", "/admin/orders"));
+        assertFalse(ConsoleFiles.isConsoleFile("GET", null, "/admin/console/"));
     }
 }

@@ -927,7 +927,7 @@
             el(
               'div',
               {className: 'card client', data: {client: client}},
-              el('h3', null, client, ' ', el('span', {className: 'muted'}, c.PENDING.length + ' pending · ' + c.FAILED.length + ' failed')),
+              el('h3', null, client, ' ', el('span', {className: 'muted'}, c.PENDING.length + ' pending · ' + c.FAILED.length + ' failed'), enableButton(client)),
               deliveriesTable('Pending', c.PENDING, client, gen),
               deliveriesTable('Failed', c.FAILED, client, gen)
             )
@@ -938,6 +938,26 @@
         }
       })
       .catch(failed);
+  }
+
+  /**
+   * Enable, for any listed client: the call is harmless when the webhook was not disabled (204), and the page's
+   * "disabled" is only derived (a 410 older than the newest 500 failed events is not seen).
+   */
+  function enableButton(client) {
+    var b = el('button', {type: 'button', className: 'small enable-any', data: {client: client}}, 'Enable webhook');
+    b.addEventListener('click', function () {
+      b.disabled = true;
+      api('POST', '/admin/clients/' + encodeURIComponent(client) + '/webhook/enable').then(function () {
+        rememberEnabled(client, new Date().toISOString());
+        flash('Webhook of ' + client + ' enabled (or it was not disabled): its waiting deliveries resume.', 'ok');
+        b.disabled = false;
+      }, function (e) {
+        b.disabled = false;
+        failed(e);
+      });
+    });
+    return b;
   }
 
   function deliveriesTable(title, list, client, gen) {
