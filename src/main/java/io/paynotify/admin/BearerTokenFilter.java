@@ -20,6 +20,8 @@ import org.jboss.resteasy.reactive.server.ServerRequestFilter;
  * The admin API's one authentication point (docs/api.md "Authentication and errors"): every request to an admin resource, and every request
  * whose path starts with {@code /admin}, must carry {@code Authorization: Bearer <token>} with one of
  * {@code paynotify.admin.tokens}. Anything else is 401 with one fixed problem body that never says what was wrong.
+ * The one exception is a GET or HEAD of the operator console's static files ({@link ConsoleFiles}), which ask the
+ * operator for a token and send it with every call they make.
  *
  * <p>Tokens are compared as SHA-256 digests with {@link MessageDigest#isEqual}, against every configured token
  * without an early exit, so neither the content nor the length of a configured token shows in the timing. The
@@ -46,6 +48,9 @@ public class BearerTokenFilter {
     /** Before routing: every {@code /admin} path, including ones no resource serves (401, not 404, without a token). */
     @ServerRequestFilter(preMatching = true)
     public Response authenticateByPath(ContainerRequestContext request) {
+        if (isConsoleFile(request)) {
+            return null;
+        }
         return isAdminPath(request) ? check(request) : null;
     }
 
@@ -64,6 +69,20 @@ public class BearerTokenFilter {
         return ProblemMappers.toResponseBuilder(Problem.ADMIN_UNAUTHENTICATED)
                 .header(HttpHeaders.WWW_AUTHENTICATE, "Bearer realm=\"paynotify-admin\"")
                 .build();
+    }
+
+    /**
+     * The operator console's static files (the one exception to the token, docs/api.md "Admin API"): a GET or HEAD
+     * of exactly one of {@link ConsoleFiles#FILES}, raw and decoded alike, so that no escaped or dot-segment spelling
+     * of another admin path gets through. Today Quarkus serves these files from {@code META-INF/resources} before
+     * the REST layer, so such a request never reaches this filter; this keeps the console working, and the
+     * exemption this narrow, should that order ever change. No admin resource serves these paths, so the check
+     * after routing never sees them either.
+     */
+    private static boolean isConsoleFile(ContainerRequestContext request) {
+        var uri = request.getUriInfo();
+        return ConsoleFiles.isConsoleFile(
+                request.getMethod(), uri.getRequestUri().getRawPath(), uri.getPath());
     }
 
     private static boolean isAdminPath(ContainerRequestContext request) {

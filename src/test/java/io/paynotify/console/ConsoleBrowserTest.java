@@ -1,0 +1,610 @@
+package io.paynotify.console;
+
+import static io.restassured.RestAssured.given;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.paynotify.testing.AlipayFixtures;
+import io.paynotify.testing.Db;
+import io.paynotify.testing.HookEvents;
+import io.paynotify.testing.MerchantClient;
+import io.paynotify.testing.OrderBuilder;
+import io.paynotify.testing.Sim;
+import io.paynotify.testing.SimulatorResource;
+import io.paynotify.testing.TestChannels;
+import io.paynotify.testing.WebhookReceiver;
+import io.paynotify.testing.WechatV2Fixtures;
+import io.paynotify.testing.WechatV3Fixtures;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.RestAssured;
+import io.restassured.config.EncoderConfig;
+import io.restassured.http.ContentType;
+import io.restassured.specification.RequestSpecification;
+import java.io.File;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.logging.Level;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.openqa.selenium.By;
+import org.openqa.selenium.JavascriptExecutor;
+import org.openqa.selenium.OutputType;
+import org.openqa.selenium.WebDriver;
+import org.openqa.selenium.WebElement;
+import org.openqa.selenium.chrome.ChromeDriver;
+import org.openqa.selenium.chrome.ChromeDriverService;
+import org.openqa.selenium.chrome.ChromeOptions;
+import org.openqa.selenium.logging.LogEntry;
+import org.openqa.selenium.logging.LogType;
+import org.openqa.selenium.logging.LoggingPreferences;
+import org.openqa.selenium.support.ui.ExpectedConditions;
+import org.openqa.selenium.support.ui.Select;
+import org.openqa.selenium.support.ui.WebDriverWait;
+
+/**
+ * The operator console (docs/operations.md "Operator console") in a real browser: Debian's headless Chromium driven
+ * through the system's chromedriver against the running service, its real database and the provider simulator's
+ * gateway (for "query now"). Nothing is downloaded: Selenium is given both executables, so Selenium Manager never
+ * runs. Without them the tests fail and say how to install them.
+ *
+ * <p>Screenshots of the three pages go to {@code target/console-screenshots/}, or to the directory that the system
+ * property {@code console.screenshots} names ({@code -Dconsole.screenshots=docs} refreshes the ones in docs/).
+ */
+@QuarkusTest
+@TestProfile(ConsoleBrowserTest.ConsoleProfile.class)
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class ConsoleBrowserTest {
+
+    /** The simulator's query-enabled channels; no scheduled query during the run, so only the operator's runs. */
+    public static class ConsoleProfile implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("paynotify.reconcile.schedule", "6h,12h");
+        }
+
+        @Override
+        public List<TestResourceEntry> testResources() {
+            return List.of(new TestResourceEntry(SimulatorResource.class));
+        }
+    }
+
+    static final Path CHROMIUM = Path.of(System.getProperty("console.chromium", "/usr/bin/chromium"));
+    static final Path CHROMEDRIVER = Path.of(System.getProperty("console.chromedriver", "/usr/bin/chromedriver"));
+    static final Duration WAIT = Duration.ofSeconds(Long.getLong("console.wait", 20));
+    static final String TITLE = "paynotify console";
+
+    /**
+     * Markup in attacker-controlled free text (an Alipay subject, a v3 attach, an order description): it must show
+     * as these characters and never run; if it ran, window.__xss and the title would say so.
+     */
+    static final String PAYLOAD = "<img src=x onerror=\"window.__xss=1;document.title='XSS'\">"
+            + "<script>window.__xss=2;document.title='XSS'</script>\"><svg onload=window.__xss=3>";
+
+    static ChromeDriverService service;
+    static WebDriver driver;
+
+    @BeforeAll
+    static void startBrowser() {
+        assertTrue(
+                Files.isExecutable(CHROMIUM) && Files.isExecutable(CHROMEDRIVER),
+                "The console's browser tests need Debian's headless Chromium and its driver at " + CHROMIUM + " and "
+                        + CHROMEDRIVER + ": apt-get install chromium chromium-driver");
+        service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(CHROMEDRIVER.toFile())
+                .usingAnyFreePort()
+                .withLogOutput(java.io.OutputStream.nullOutputStream())
+                .build();
+        var options = new ChromeOptions();
+        options.setBinary(CHROMIUM.toFile());
+        options.addArguments(
+                "--headless=new",
+                "--no-sandbox",
+                "--disable-dev-shm-usage",
+                "--window-size=1280,900",
+                "--disable-gpu",
+                "--no-first-run",
+                "--disable-extensions");
+        var logs = new LoggingPreferences();
+        logs.enable(LogType.BROWSER, Level.ALL);
+        options.setCapability("goog:loggingPrefs", logs);
+        driver = new ChromeDriver(service, options);
+        // deliveries of the hook channel go to the test receiver (it answers 204)
+        WebhookReceiver.get();
+    }
+
+    @AfterAll
+    static void stopBrowser() {
+        if (driver != null) {
+            driver.quit();
+        }
+        if (service != null) {
+            service.stop();
+        }
+    }
+
+    @BeforeEach
+    void receiverAnswers204() {
+        // answers another test class scripted and left unused must not fail this class's deliveries
+        WebhookReceiver.get().reset();
+    }
+
+    @AfterEach
+    void webhookOfHookBEnabled() {
+        Db.update("UPDATE webhook_endpoints SET disabled_at = NULL WHERE client_id = ?", TestChannels.HOOK_B);
+    }
+
+    // ---- the scenarios
+
+    @Test
+    @Order(1)
+    void aWrongTokenIsRefusedWithAClearMessageAndForgotten() {
+        fresh();
+        assertTrue(visible("login"), "without a token the console asks for one");
+        signIn("not-a-token-of-this-service-0123456789abcdef");
+
+        WebElement flash = waitFor(By.id("flash"));
+        new WebDriverWait(driver, WAIT).until(ExpectedConditions.textToBePresentInElement(flash, "Token refused"));
+        assertTrue(flash.getText().contains("401"), flash.getText());
+        assertNull(js("return sessionStorage.getItem('paynotify.adminToken')"), "the refused token is forgotten");
+        assertTrue(visible("login"), "the sign-in form shows again");
+        assertFalse(visible("nav"), "no page shows");
+        assertNoPolicyViolations();
+    }
+
+    @Test
+    @Order(2)
+    void findsAFlaggedOrderOpensItsTimelineAndQueriesTheProviderNow() {
+        // an amount mismatch: the provider says 12.00 for an order of 12.34; the order stays PENDING, flagged
+        String no = "CQ" + id();
+        var merchant = new MerchantClient(SimulatorResource.CLIENT, SimulatorResource.CLIENT_SECRET);
+        var created = merchant.create("k-" + no, MerchantClient.order(SimulatorResource.WX, no, 1234));
+        assertEquals(201, created.status(), () -> new String(created.body()));
+        byte[] notice = WechatV2Fixtures.payment(no, "4200" + id(), 1200)
+                .with("appid", SimulatorResource.WX_APPID)
+                .with("mch_id", SimulatorResource.WX_MCH)
+                .signedWith(SimulatorResource.WX_KEY, "MD5");
+        given().body(notice).post("/notify/wechatpay/" + SimulatorResource.WX);
+        assertEquals(
+                List.of("AMOUNT_MISMATCH"),
+                Db.row("SELECT attention FROM orders WHERE channel = ? AND out_trade_no = ?", SimulatorResource.WX, no)
+                        .get("attention"),
+                "the notice flagged the order");
+        otherFlaggedOrders();
+        // the provider now has the payment, with the right amount
+        Sim.trade(no, "PAID", 1234);
+
+        signInWithTheToken();
+        WebElement row = waitFor(orderRow(SimulatorResource.WX, no));
+        assertTrue(row.getText().contains("AMOUNT_MISMATCH"), row.getText());
+        assertTrue(row.getText().contains("¥12.34"), row.getText());
+        screenshot("console-attention.png");
+
+        // filters: the channel by the API, the reason in the page
+        type(By.id("f-channel"), SimulatorResource.WX);
+        new Select(driver.findElement(By.id("f-reason"))).selectByValue("AMOUNT_MISMATCH");
+        driver.findElement(By.cssSelector("#attention-filters button")).click();
+        waitFor(orderRow(SimulatorResource.WX, no));
+        new WebDriverWait(driver, WAIT).until(d -> d.getCurrentUrl().contains("channel=" + SimulatorResource.WX));
+        for (WebElement r : driver.findElements(By.cssSelector("tr.order-row"))) {
+            assertEquals(SimulatorResource.WX, r.getAttribute("data-channel"), "the channel filter holds");
+            assertTrue(r.getText().contains("AMOUNT_MISMATCH"), "the reason filter holds");
+        }
+
+        // the timeline
+        waitFor(orderRow(SimulatorResource.WX, no))
+                .findElement(By.cssSelector("a.order-link"))
+                .click();
+        waitForText(By.id("order-state"), "PENDING");
+        assertTrue(text(By.id("order-attention")).contains("AMOUNT_MISMATCH"));
+        WebElement anomaly = waitFor(By.cssSelector("tr.notification-row"));
+        assertTrue(anomaly.getText().contains("ANOMALY"), anomaly.getText());
+        assertTrue(anomaly.getText().contains("AMOUNT_MISMATCH"), anomaly.getText());
+        assertTrue(anomaly.getText().contains("NOTIFY"), anomaly.getText());
+        // the raw body only on demand, as text
+        assertFalse(driver.findElement(By.cssSelector("pre.raw-body")).isDisplayed(), "hidden until asked for");
+        anomaly.findElement(By.cssSelector("button.raw-toggle")).click();
+        WebElement raw = waitFor(By.cssSelector("pre.raw-body"));
+        assertTrue(
+                raw.getText().contains("<out_trade_no><![CDATA[" + no + "]]></out_trade_no>")
+                        || raw.getText().contains("<out_trade_no>" + no + "</out_trade_no>"),
+                raw.getText());
+        waitFor(By.cssSelector(".event[data-id]"));
+
+        // query now: the simulator's gateway answers PAID with the right amount
+        driver.findElement(By.id("query-now")).click();
+        waitForText(By.id("query-answer"), "PAID");
+        waitForText(By.id("order-state"), "SUCCESS");
+        new WebDriverWait(driver, WAIT)
+                .until(d ->
+                        d.findElements(By.cssSelector("tr.notification-row")).size() == 2);
+        String query = driver.findElements(By.cssSelector("tr.notification-row"))
+                .get(1)
+                .getText();
+        assertTrue(query.contains("QUERY") && query.contains("APPLIED"), query);
+        new WebDriverWait(driver, WAIT)
+                .until(d -> d.findElements(By.cssSelector(".event[data-id]")).size() == 2);
+        assertTrue(text(By.id("events")).contains("order.paid"));
+        assertTrue(text(By.id("events")).contains("order.attention"));
+        Map<String, Object> order =
+                Db.row("SELECT * FROM orders WHERE channel = ? AND out_trade_no = ?", SimulatorResource.WX, no);
+        assertEquals("SUCCESS", order.get("state"));
+        assertEquals(1, ((Number) order.get("query_count")).intValue());
+        assertEquals(1, Sim.requests(no).size(), "one query reached the gateway");
+        // the query button is for PENDING orders only
+        assertFalse(driver.findElement(By.id("query-now")).isEnabled());
+        screenshot("console-order.png");
+        assertNoPolicyViolations();
+    }
+
+    @Test
+    @Order(3)
+    void redeliversAnEventFromTheOrderTimeline() {
+        String event = HookEvents.paidOnHookChannel();
+        freeze(event, TestChannels.HOOK_B, "FAILED", 3);
+        Db.update(
+                "UPDATE deliveries SET last_status = 500, last_error = NULL, last_attempt_at = now()"
+                        + " WHERE client_id = ? AND event_id = (SELECT id FROM events WHERE event_id = ?)",
+                TestChannels.HOOK_B,
+                event);
+        String no = (String) Db.row(
+                        "SELECT o.out_trade_no FROM orders o JOIN events e ON e.order_id = o.id WHERE e.event_id = ?",
+                        event)
+                .get("out_trade_no");
+
+        signInWithTheToken();
+        open("#/order/" + TestChannels.WX_HOOK + "/" + no);
+        WebElement hookB = waitFor(delivery(event, TestChannels.HOOK_B));
+        assertTrue(hookB.getText().contains("FAILED"), hookB.getText());
+        assertTrue(hookB.getText().contains("last status 500"), hookB.getText());
+
+        hookB.findElement(By.cssSelector("button.redeliver")).click();
+        waitForText(By.id("flash"), "Redelivery queued");
+        Awaitility.await()
+                .atMost(WAIT)
+                .until(() ->
+                        !"FAILED".equals(deliveryRow(event, TestChannels.HOOK_B).get("state")));
+        // the page shows the delivery again, queued or already delivered
+        new WebDriverWait(driver, WAIT).until(d -> {
+            String t = d.findElement(delivery(event, TestChannels.HOOK_B)).getText();
+            return t.contains("PENDING") || t.contains("SUCCEEDED");
+        });
+        Awaitility.await()
+                .atMost(WAIT)
+                .until(() -> "SUCCEEDED"
+                        .equals(deliveryRow(event, TestChannels.HOOK_B).get("state")));
+        assertEquals("SUCCEEDED", deliveryRow(event, TestChannels.HOOK_A).get("state"), "hook-a was not touched");
+        assertNoPolicyViolations();
+    }
+
+    @Test
+    @Order(4)
+    void theWebhooksPageShowsADisabledWebhookAndEnablesIt() {
+        // hook-b's webhook answered 410: that delivery FAILED and the webhook is disabled (as the worker leaves it)
+        String gone = HookEvents.paidOnHookChannel();
+        freeze(gone, TestChannels.HOOK_B, "FAILED", 1);
+        Db.update(
+                "UPDATE deliveries SET last_status = 410, last_error = NULL, last_attempt_at = now()"
+                        + " WHERE client_id = ? AND event_id = (SELECT id FROM events WHERE event_id = ?)",
+                TestChannels.HOOK_B,
+                gone);
+        String url = "http://127.0.0.1:" + System.getProperty("pntest.webhook.port") + "/b";
+        Db.update(
+                "INSERT INTO webhook_endpoints (client_id, webhook_url, disabled_at) VALUES (?, ?, now())"
+                        + " ON CONFLICT (client_id, webhook_url) DO UPDATE SET disabled_at = now()",
+                TestChannels.HOOK_B,
+                url);
+        // the next event's delivery to hook-b waits, PENDING
+        String waiting = HookEvents.paidOnHookChannel();
+        Awaitility.await()
+                .atMost(WAIT)
+                .until(() -> "SUCCEEDED"
+                        .equals(deliveryRow(waiting, TestChannels.HOOK_A).get("state")));
+        assertEquals("PENDING", deliveryRow(waiting, TestChannels.HOOK_B).get("state"));
+
+        signInWithTheToken();
+        open("#/webhooks");
+        WebElement disabled = waitFor(By.cssSelector("tr.disabled-row[data-client='" + TestChannels.HOOK_B + "']"));
+        assertTrue(disabled.getText().contains("DISABLED"), disabled.getText());
+        assertTrue(disabled.getText().contains(gone), disabled.getText());
+        WebElement card = waitFor(By.cssSelector(".client[data-client='" + TestChannels.HOOK_B + "']"));
+        assertTrue(card.getText().contains(waiting), "the waiting delivery is listed as pending");
+        assertTrue(card.getText().contains(gone), "the delivery that got the 410 is listed as failed");
+        assertTrue(
+                driver.findElements(By.cssSelector("tr.disabled-row[data-client='" + TestChannels.HOOK_A + "']"))
+                        .isEmpty(),
+                "hook-a never answered 410");
+        screenshot("console-webhooks.png");
+
+        disabled.findElement(By.cssSelector("button.enable")).click();
+        waitForText(By.cssSelector("tr.disabled-row[data-client='" + TestChannels.HOOK_B + "']"), "ENABLED");
+        assertNull(Db.row("SELECT disabled_at FROM webhook_endpoints WHERE client_id = ?", TestChannels.HOOK_B)
+                .get("disabled_at"));
+        // the waiting delivery resumes; the one that got the 410 stays FAILED until redelivered
+        Awaitility.await()
+                .atMost(WAIT)
+                .until(() -> "SUCCEEDED"
+                        .equals(deliveryRow(waiting, TestChannels.HOOK_B).get("state")));
+        assertEquals("FAILED", deliveryRow(gone, TestChannels.HOOK_B).get("state"));
+        // after a reload the console still knows that it enabled the webhook after that 410
+        driver.navigate().refresh();
+        waitForText(By.cssSelector("tr.disabled-row[data-client='" + TestChannels.HOOK_B + "']"), "ENABLED");
+        assertNoPolicyViolations();
+    }
+
+    @Test
+    @Order(5)
+    void markupInAttackerControlledTextShowsAsTextAndNeverRuns() {
+        // a genuine Alipay notice whose subject holds markup, for an order whose description holds it too
+        String ali = "CX" + id();
+        OrderBuilder.anOrder()
+                .channel(TestChannels.ALI)
+                .outTradeNo(ali)
+                .amount(100)
+                .description(PAYLOAD)
+                .insert();
+        byte[] aliNotice = AlipayFixtures.aNotice()
+                .orderNo(ali)
+                .tradeNo("2026" + id())
+                .amount("0.99")
+                .set("subject", PAYLOAD)
+                .body();
+        given().config(RestAssured.config()
+                        .encoderConfig(EncoderConfig.encoderConfig()
+                                .encodeContentTypeAs("application/x-www-form-urlencoded", ContentType.BINARY)))
+                .contentType("application/x-www-form-urlencoded; charset=utf-8")
+                .body(aliNotice)
+                .post("/notify/alipay/" + TestChannels.ALI);
+        // a genuine WeChat Pay v3 notice whose attach holds it
+        String v3 = "CY" + id();
+        OrderBuilder.anOrder()
+                .channel(TestChannels.WX3)
+                .outTradeNo(v3)
+                .amount(100)
+                .insert();
+        Map<String, Object> resource = WechatV3Fixtures.transaction(v3, "4200" + id(), 99);
+        resource.put("attach", PAYLOAD);
+        var v3Notice = WechatV3Fixtures.signed(WechatV3Fixtures.body("TRANSACTION.SUCCESS", resource));
+        RequestSpecification spec = given().body(v3Notice.body());
+        v3Notice.headers().forEach(spec::header);
+        spec.post("/notify/wechatpay-v3/" + TestChannels.WX3);
+        assertEquals(1, Db.count("SELECT count(*) FROM notifications WHERE out_trade_no = ?", ali));
+        assertEquals(1, Db.count("SELECT count(*) FROM notifications WHERE out_trade_no = ?", v3));
+
+        signInWithTheToken();
+        waitFor(orderRow(TestChannels.ALI, ali));
+        waitFor(orderRow(TestChannels.WX3, v3));
+        assertNothingRan();
+
+        open("#/order/" + TestChannels.ALI + "/" + ali);
+        waitForText(By.id("order-description"), "<script>");
+        assertEquals(PAYLOAD, text(By.id("order-description")), "the description, character for character");
+        waitFor(By.cssSelector("tr.notification-row"))
+                .findElement(By.cssSelector("button.raw-toggle"))
+                .click();
+        WebElement raw = waitFor(By.cssSelector("pre.raw-body"));
+        assertTrue(raw.getText().contains("subject="), raw.getText());
+        List<String> fields = driver.findElements(By.cssSelector("pre.field")).stream()
+                .map(WebElement::getText)
+                .toList();
+        assertTrue(fields.contains(PAYLOAD), "the decoded subject shows as text: " + fields);
+        assertNothingRan();
+
+        open("#/order/" + TestChannels.WX3 + "/" + v3);
+        waitFor(By.cssSelector("tr.notification-row"))
+                .findElement(By.cssSelector("button.raw-toggle"))
+                .click();
+        WebElement decoded = waitFor(By.cssSelector("pre.decoded"));
+        assertTrue(
+                decoded.getText().contains("<script>window.__xss=2;document.title='XSS'</script>"), decoded.getText());
+        assertTrue(decoded.getText().contains("<img src=x onerror="), decoded.getText());
+        assertNothingRan();
+        assertNoPolicyViolations();
+    }
+
+    // ---- arranging
+
+    /** Flagged orders on the simulator's other channels, so that the Attention page looks like a working day. */
+    static void otherFlaggedOrders() {
+        OrderBuilder.anOrder()
+                .channel(SimulatorResource.ALI)
+                .provider("ALIPAY")
+                .outTradeNo("CA" + id())
+                .amount(25_800)
+                .description("Annual plan")
+                .paid("2026" + id())
+                .attention("DUPLICATE_PAYMENT")
+                .insert();
+        OrderBuilder.anOrder()
+                .channel(SimulatorResource.WX3)
+                .provider("WECHATPAY_V3")
+                .outTradeNo("CB" + id())
+                .amount(4_990)
+                .description("Monthly plan")
+                .closed()
+                .attention("PAID_AFTER_CLOSE")
+                .insert();
+    }
+
+    /** Puts a delivery where the worker leaves it (a final state, or PENDING due in an hour), its lease dropped. */
+    static void freeze(String eventId, String client, String state, int attempts) {
+        int n = Db.update(
+                "UPDATE deliveries SET state = ?, attempts = ?, lease_until = NULL, lease_token = NULL,"
+                        + " next_attempt_at = now() + interval '1 hour' WHERE client_id = ?"
+                        + " AND event_id = (SELECT id FROM events WHERE event_id = ?)",
+                state,
+                attempts,
+                client,
+                eventId);
+        assertEquals(1, n, "one delivery of " + eventId + " to " + client);
+    }
+
+    static Map<String, Object> deliveryRow(String eventId, String client) {
+        return Db.row(
+                "SELECT d.* FROM deliveries d JOIN events e ON e.id = d.event_id WHERE e.event_id = ?"
+                        + " AND d.client_id = ?",
+                eventId,
+                client);
+    }
+
+    static String id() {
+        return UUID.randomUUID().toString().replace("-", "").substring(0, 20);
+    }
+
+    // ---- the browser
+
+    /** The console with nothing stored. */
+    static void fresh() {
+        driver.get(base());
+        js("sessionStorage.clear()");
+        driver.navigate().refresh();
+        waitFor(By.id("login"));
+    }
+
+    static void signIn(String token) {
+        WebElement input = waitFor(By.id("token"));
+        input.clear();
+        input.sendKeys(token);
+        driver.findElement(By.id("login-button")).click();
+    }
+
+    /** Signed in with the admin token, on the Attention page. */
+    static void signInWithTheToken() {
+        fresh();
+        signIn(TestChannels.ADMIN_TOKEN);
+        waitFor(By.id("attention-table"));
+        assertEquals(TestChannels.ADMIN_TOKEN, js("return sessionStorage.getItem('paynotify.adminToken')"));
+        assertTrue(driver.manage().getCookies().isEmpty(), "no cookies");
+    }
+
+    /** The console on the port the test run's application listens on (known once the application started). */
+    static String base() {
+        return "http://localhost:" + RestAssured.port + "/admin/console/";
+    }
+
+    static void open(String hash) {
+        driver.get(base() + hash);
+    }
+
+    static By orderRow(String channel, String outTradeNo) {
+        return By.cssSelector("tr.order-row[data-channel='" + channel + "'][data-out-trade-no='" + outTradeNo + "']");
+    }
+
+    static By delivery(String eventId, String client) {
+        return By.cssSelector(".event[data-id='" + eventId + "'] .delivery[data-client='" + client + "']");
+    }
+
+    static WebElement waitFor(By by) {
+        try {
+            return new WebDriverWait(driver, WAIT).until(ExpectedConditions.visibilityOfElementLocated(by));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError(by + " did not show; " + pageState(), e);
+        }
+    }
+
+    /** What the page said, for a failure message: its address, its message line and the browser's log. */
+    static String pageState() {
+        String flash = driver.findElements(By.id("flash")).stream()
+                .map(WebElement::getText)
+                .findFirst()
+                .orElse("");
+        List<String> log = driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .map(LogEntry::getMessage)
+                .toList();
+        return "at " + driver.getCurrentUrl() + ", message: '" + flash + "', browser log: " + log + ", page: "
+                + js("return document.querySelector('main').outerHTML.substring(0, 3000)");
+    }
+
+    static void waitForText(By by, String text) {
+        try {
+            new WebDriverWait(driver, WAIT).until(ExpectedConditions.textToBePresentInElementLocated(by, text));
+        } catch (org.openqa.selenium.TimeoutException e) {
+            throw new AssertionError(by + " did not say " + text + "; " + pageState(), e);
+        }
+    }
+
+    static String text(By by) {
+        return driver.findElement(by).getText();
+    }
+
+    static void type(By by, String value) {
+        WebElement e = driver.findElement(by);
+        e.clear();
+        e.sendKeys(value);
+    }
+
+    static boolean visible(String id) {
+        return driver.findElement(By.id(id)).isDisplayed();
+    }
+
+    static Object js(String script) {
+        return ((JavascriptExecutor) driver).executeScript(script);
+    }
+
+    /** No markup from the data became an element, and none of its script ran. */
+    static void assertNothingRan() {
+        assertNull(js("return window.__xss === undefined ? null : String(window.__xss)"), "the payload ran");
+        assertEquals(TITLE, driver.getTitle(), "the payload changed the title");
+        assertEquals(
+                List.of(),
+                driver.findElements(By.cssSelector("main img, main script, main svg, main iframe")),
+                "no element came from the data");
+        assertEquals(1, driver.findElements(By.tagName("script")).size(), "only console.js");
+    }
+
+    /** The browser's log holds no Content-Security-Policy refusal and no script error. */
+    static void assertNoPolicyViolations() {
+        List<String> bad = driver.manage().logs().get(LogType.BROWSER).getAll().stream()
+                .filter(e -> e.getLevel().intValue() >= Level.WARNING.intValue())
+                .map(LogEntry::getMessage)
+                .filter(m -> !m.contains("favicon.ico"))
+                // the wrong-token test provokes this 401 on purpose
+                .filter(m -> !(m.contains("/admin/orders?limit=1") && m.contains("401")))
+                .toList();
+        assertEquals(List.of(), bad, "browser log");
+    }
+
+    /** The whole page as a PNG, into target/console-screenshots/ or the directory -Dconsole.screenshots names. */
+    static void screenshot(String name) {
+        Path dir = Path.of(System.getProperty("console.screenshots", "target/console-screenshots"));
+        var chrome = (ChromeDriver) driver;
+        Number height = (Number) js("return document.documentElement.scrollHeight");
+        chrome.executeCdpCommand(
+                "Emulation.setDeviceMetricsOverride",
+                Map.of(
+                        "width",
+                        1280,
+                        "height",
+                        Math.min(2400, Math.max(800, height.intValue())),
+                        "deviceScaleFactor",
+                        1,
+                        "mobile",
+                        false));
+        try {
+            Files.createDirectories(dir);
+            File png = chrome.getScreenshotAs(OutputType.FILE);
+            Files.copy(png.toPath(), dir.resolve(name), StandardCopyOption.REPLACE_EXISTING);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } finally {
+            chrome.executeCdpCommand("Emulation.clearDeviceMetricsOverride", Map.of());
+        }
+    }
+}
