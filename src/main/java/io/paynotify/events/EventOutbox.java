@@ -38,6 +38,7 @@ public class EventOutbox {
     private final ChannelRegistry registry;
     private final Clock clock;
     private final DeliveryWorker worker;
+    private final boolean anyWebhook;
     private final SecureRandom random = new SecureRandom();
 
     @Inject
@@ -45,6 +46,8 @@ public class EventOutbox {
         this.registry = registry;
         this.clock = clock;
         this.worker = worker;
+        this.anyWebhook =
+                registry != null && registry.clients().values().stream().anyMatch(c -> c.webhook() != null);
     }
 
     /**
@@ -95,9 +98,14 @@ public class EventOutbox {
         write(c, EventType.ORDER_CLOSED, closed, null, null);
     }
 
-    /** Lets this replica's delivery worker look for work now (call after the commit). */
+    /**
+     * Lets this replica's delivery worker look for work now (call after the commit); nothing when no client has a
+     * webhook, since then no event has a delivery (each wake-up costs the worker a claim statement).
+     */
     public void wake() {
-        worker.wake();
+        if (anyWebhook) {
+            worker.wake();
+        }
     }
 
     private void write(Connection c, EventType type, OrderRow order, RefundRow refund, String reason)

@@ -9,6 +9,7 @@ import io.paynotify.core.order.OrderState;
 import io.paynotify.core.order.OrderStateMachine;
 import io.paynotify.core.order.RefundSnapshot;
 import io.paynotify.events.EventOutbox;
+import io.paynotify.metrics.NotifyMetrics;
 import io.paynotify.persistence.DatabaseUnavailable;
 import io.paynotify.persistence.Notifications;
 import io.paynotify.persistence.OrderRow;
@@ -100,15 +101,18 @@ public class NotificationIntake {
     private final Transactions transactions;
     private final IntakeFaults faults;
     private final EventOutbox outbox;
+    private final NotifyMetrics metrics;
     private final ConcurrentHashMap<String, Integer> admitted = new ConcurrentHashMap<>();
     private final CappedOrders capped = new CappedOrders();
     private final Writer[] writers = new Writer[WRITERS];
 
     @Inject
-    public NotificationIntake(Transactions transactions, IntakeFaults faults, EventOutbox outbox) {
+    public NotificationIntake(
+            Transactions transactions, IntakeFaults faults, EventOutbox outbox, NotifyMetrics metrics) {
         this.transactions = transactions;
         this.faults = faults;
         this.outbox = outbox;
+        this.metrics = metrics;
         ThreadFactory threads = DaemonThreads.named("paynotify-intake");
         for (int i = 0; i < WRITERS; i++) {
             writers[i] = new Writer();
@@ -282,6 +286,7 @@ public class NotificationIntake {
             return;
         }
         faults.beforeBatch(live.size());
+        metrics.intakeBatch(live.size());
         Object[] outcomes;
         try {
             if (live.size() == 1) {

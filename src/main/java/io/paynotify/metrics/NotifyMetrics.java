@@ -1,6 +1,7 @@
 package io.paynotify.metrics;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -51,6 +52,8 @@ import java.util.concurrent.atomic.AtomicReference;
  *       <td>deliveries refused before the state machine: counted, never stored</td></tr>
  *   <tr><td>{@code paynotify_ack_latency_seconds{provider,status}}</td>
  *       <td>histogram from arrival to the ack leaving</td></tr>
+ *   <tr><td>{@code paynotify_intake_batch_size}</td>
+ *       <td>histogram: notifications per intake transaction (group commit; 1 at low load)</td></tr>
  *   <tr><td>{@code paynotify_queries_total{channel,result}}</td>
  *       <td>active queries (docs/api.md "Active query") by result: PAID, CLOSE, NOT_FINAL, NOT_FOUND, UNKNOWN, ERROR</td></tr>
  *   <tr><td>{@code paynotify_query_answers_unverified_total{channel}}</td>
@@ -92,6 +95,7 @@ public class NotifyMetrics {
     static final String WEBHOOK_OLDEST_PENDING = "paynotify.webhook.oldest.pending.seconds";
     static final String WEBHOOKS_DISABLED = "paynotify.webhooks.disabled";
     static final String QUERIES = "paynotify.queries";
+    static final String INTAKE_BATCH = "paynotify.intake.batch.size";
     static final String QUERIES_UNVERIFIED = "paynotify.query.answers.unverified";
     static final String ORDERS_ATTENTION = "paynotify.orders.attention";
     static final String ORDERS_ATTENTION_REASONS = "paynotify.orders.attention.reasons";
@@ -156,10 +160,21 @@ public class NotifyMetrics {
     private final Map<AckKey, Timer> ackTimers = new ConcurrentHashMap<>();
     private Counter readinessChanges;
 
+    private final DistributionSummary batchSizes;
+
     @Inject
     public NotifyMetrics(MeterRegistry registry, ChannelRegistry channels) {
         this.registry = registry;
         this.channels = channels;
+        this.batchSizes = DistributionSummary.builder(INTAKE_BATCH)
+                .description("Notifications per intake transaction (group commit: 1 at low load, up to 64)")
+                .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64)
+                .register(registry);
+    }
+
+    /** One intake transaction of {@code size} notifications (docs/architecture.md "The path of a notification"). */
+    public void intakeBatch(int size) {
+        batchSizes.record(size);
     }
 
     /**
