@@ -250,6 +250,15 @@ java -Xms1g -Xmx2g -cp "$CP" io.paynotify.bench.LoadDriver run \
 status=${PIPESTATUS[0]}
 set -e
 
+# group commit at work: how many notifications shared an intake transaction over the whole one-instance load
+batches() {
+  curl -s "http://127.0.0.1:$1/q/metrics" | awk '
+    /^paynotify_intake_batch_size_count/ { c = $2 } /^paynotify_intake_batch_size_sum/ { s = $2 }
+    END { if (c > 0) printf "%.0f notifications in %.0f intake transactions, %.1f per transaction on average", s, c, s / c; else printf "-" }'
+}
+BATCHES1=$(batches "$MGMT_PORT")
+echo "== intake batches, one instance: $BATCHES1"
+
 LOADAVG_TWO="-"
 if [ "$TWO_INSTANCES" != 0 ]; then
   echo "== instance 2 on 127.0.0.1:$PORT2, the same database; the load round-robin over both"
@@ -266,6 +275,7 @@ if [ "$TWO_INSTANCES" != 0 ]; then
   two_status=${PIPESTATUS[0]}
   set -e
   [ "$status" -ne 0 ] || status=$two_status
+  BATCHES2="$(batches "$MGMT_PORT2") (instance 2 over the two-instance load)"
 fi
 
 echo "== ceiling after the load"
@@ -307,6 +317,8 @@ set -e
     echo "|---|---|"
     cat "$RUN/webhooks.md"
   fi
+  echo
+  echo "Group commit: one instance, whole load: ${BATCHES1}; ${BATCHES2:--}."
   echo
   echo "run: $(date -u +%Y-%m-%dT%H:%M:%SZ), $(nproc) cores, $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo);"
   echo "load average (1, 5, 15 min): at the start $LOADAVG_BEFORE; before the one-instance load $LOADAVG_LOAD;"
