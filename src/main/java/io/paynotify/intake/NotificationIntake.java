@@ -88,7 +88,7 @@ public class NotificationIntake {
     public static final int MAX_PER_ORDER = 5;
 
     /** Writer threads, each with its own connection while a batch runs. */
-    static final int WRITERS = 4;
+    static final int WRITERS = 2;
 
     /** Notifications per transaction at most. */
     static final int MAX_BATCH = 64;

@@ -14,7 +14,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * need. Bounded on both sides: {@link #THREADS} threads and a queue of {@link #QUEUE}; a delivery that finds the
  * queue full is answered 503 at once. A thread does not wait for the commit (the intake's writers run the
  * transactions and the ack leaves from the event loop); it holds a pool connection only for the plain read of an
- * order at the cap of recorded deliveries. Threads plus the intake's 4 writers stay below the pool's 20
+ * order at the cap of recorded deliveries. Threads plus the intake's 2 writers stay below the pool's 20
  * connections, so the merchant and admin APIs and the scheduled jobs always find a connection too.
  */
 @ApplicationScoped

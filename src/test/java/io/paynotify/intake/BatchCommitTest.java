@@ -61,16 +61,8 @@ class BatchCommitTest {
 
     @Test
     void aFailingMemberIsRolledBackAloneAndTheOthersCommit() throws Exception {
-        int writer = 1;
-        List<String> nos = ordersOn(writer, 4);
-        for (String no : nos) {
-            anOrder()
-                    .channel(TestChannels.WX)
-                    .provider("WECHATPAY_V2")
-                    .outTradeNo(no)
-                    .amount(100)
-                    .insert();
-        }
+        int writer = 1 % NotificationIntake.WRITERS;
+        List<String> nos = pendingOrdersOn(writer, 4);
         String thrower = nos.get(1);
         String breaker = nos.get(2);
         ArmedIntakeFaults.arm(thrower);
@@ -117,7 +109,7 @@ class BatchCommitTest {
 
     @Test
     void noticesForOneOrderInOneBatchAreDecidedInArrivalOrder() throws Exception {
-        int writer = 2;
+        int writer = 2 % NotificationIntake.WRITERS;
         String no = ordersOn(writer, 1).get(0);
         anOrder()
                 .channel(TestChannels.WX)
@@ -164,16 +156,8 @@ class BatchCommitTest {
 
     @Test
     void aTransactionIdTakenMeanwhileMeetsTheConstraintAndThatMemberDecidesAgain() throws Exception {
-        int writer = 3;
-        List<String> nos = ordersOn(writer, 3);
-        for (String no : nos) {
-            anOrder()
-                    .channel(TestChannels.WX)
-                    .provider("WECHATPAY_V2")
-                    .outTradeNo(no)
-                    .amount(100)
-                    .insert();
-        }
+        int writer = 3 % NotificationIntake.WRITERS;
+        List<String> nos = pendingOrdersOn(writer, 3);
         String other = anOrder()
                 .channel(TestChannels.WX)
                 .provider("WECHATPAY_V2")
@@ -334,8 +318,22 @@ class BatchCommitTest {
         return answers;
     }
 
+    /** {@code count} PENDING orders of 1.00 on the v2 test channel whose notifications all go to {@code writer}. */
+    static List<String> pendingOrdersOn(int writer, int count) {
+        List<String> nos = ordersOn(writer, count);
+        for (String no : nos) {
+            anOrder()
+                    .channel(TestChannels.WX)
+                    .provider("WECHATPAY_V2")
+                    .outTradeNo(no)
+                    .amount(100)
+                    .insert();
+        }
+        return nos;
+    }
+
     /** {@code count} fresh outTradeNos whose notifications all go to {@code writer}. */
-    private static List<String> ordersOn(int writer, int count) {
+    static List<String> ordersOn(int writer, int count) {
         var out = new ArrayList<String>();
         while (out.size() < count) {
             String no =

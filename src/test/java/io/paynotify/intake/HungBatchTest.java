@@ -1,6 +1,5 @@
 package io.paynotify.intake;
 
-import static io.paynotify.testing.OrderBuilder.anOrder;
 import static io.restassured.RestAssured.given;
 import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -10,7 +9,6 @@ import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.core.notify.Source;
 import io.paynotify.core.notify.VerifiedNotification;
-import io.paynotify.persistence.Orders;
 import io.paynotify.testing.ArmedIntakeFaults;
 import io.paynotify.testing.Db;
 import io.paynotify.testing.TcpProxy;
@@ -29,7 +27,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
@@ -60,22 +57,10 @@ class HungBatchTest {
     @Test
     void everyMemberIs503WithinTheDeadlineAndNoneIsApplied() throws Exception {
         int writer = 0;
-        List<String> nos = new ArrayList<>();
-        while (nos.size() < 4) {
-            String no = "HB" + UUID.randomUUID().toString().replace("-", "").substring(0, 16);
-            if (NotificationIntake.writerOf(Orders.key(TestChannels.WX, no)) == writer) {
-                nos.add(no);
-            }
-        }
-        String plug = nos.remove(3);
+        List<String> nos = BatchCommitTest.pendingOrdersOn(writer, 3);
+        String plug = BatchCommitTest.ordersOn(writer, 1).get(0);
         List<byte[]> bodies = new ArrayList<>();
         for (String no : nos) {
-            anOrder()
-                    .channel(TestChannels.WX)
-                    .provider("WECHATPAY_V2")
-                    .outTradeNo(no)
-                    .amount(100)
-                    .insert();
             bodies.add(WechatV2Fixtures.body(
                     WechatV2Fixtures.signed(WechatV2Fixtures.paid(no, "4200" + no, 100), TestChannels.WX_KEY, "MD5")));
         }
