@@ -64,18 +64,18 @@ public final class Fixtures {
     public static Channel wechatV2Channel() {
         return new Channel(WX_CHANNEL, Provider.WECHATPAY_V2, new WechatV2Keys.Parser().maxOutTradeNo(),
                 new WechatV2Keys(Set.of(WX_APPID), WX_MCH, List.of(WX_KEY.getBytes(StandardCharsets.UTF_8)),
-                        Set.of("MD5", "HMAC-SHA256")));
+                        Set.of("MD5", "HMAC-SHA256"), false, null));
     }
 
     public static Channel alipayChannel(PublicKey alipayPublic) {
         return new Channel(ALI_CHANNEL, Provider.ALIPAY, new AlipayKeys.Parser().maxOutTradeNo(),
-                new AlipayKeys(ALI_APPID, List.of(alipayPublic), Set.of("RSA2"), null));
+                new AlipayKeys(ALI_APPID, List.of(alipayPublic), Set.of("RSA2"), null, false, null, null));
     }
 
     public static Channel wechatV3Channel(PublicKey platformPublic) {
         return new Channel(WX3_CHANNEL, Provider.WECHATPAY_V3, new WechatV3Keys.Parser().maxOutTradeNo(),
                 new WechatV3Keys(Set.of(WX3_APPID), WX3_MCH, WX3_API_V3_KEY.getBytes(StandardCharsets.UTF_8),
-                        Map.of(WX3_SERIAL, platformPublic)));
+                        Map.of(WX3_SERIAL, platformPublic), false, null, null, null, null));
     }
 
     // ------------------------------------------------------------------ WeChat Pay v2
