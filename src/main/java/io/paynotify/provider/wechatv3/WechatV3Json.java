@@ -1,13 +1,22 @@
 package io.paynotify.provider.wechatv3;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.paynotify.provider.NotifyRejection;
 import io.paynotify.provider.NotifyRejection.Cause;
 import io.paynotify.provider.StrictJson;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 
 /**
  * The JSON reading of the v3 envelope and of the decrypted resource, on {@link StrictJson} (duplicate keys refused,
  * depth and numbers bounded, trailing tokens refused), with the notify route's rejections.
+ *
+ * <p>A notification is read in one streaming pass per document ({@link #readEnvelope}, {@link #readResource}):
+ * the parser is {@link StrictJson}'s, every token of the document is read and every string and number finished
+ * exactly as the tree reading does (so the same bytes are refused), but only the fields the adapter needs become
+ * Java objects. The query path keeps the tree ({@link #readObject}).
  */
 final class WechatV3Json {
 
@@ -43,5 +52,343 @@ final class WechatV3Json {
     /** The object as compact JSON text, for the stored {@code decoded} column. */
     static String compact(JsonNode object) {
         return StrictJson.compact(object);
+    }
+
+    // ------------------------------------------------------------------ the streaming pass of a notification
+
+    /** What the adapter reads of the envelope; a field that is not a JSON string is null, as {@link #text}. */
+    static final class Envelope {
+        String id;
+        String eventType;
+        /** {@code resource} is present and a JSON object. */
+        boolean resource;
+
+        String algorithm;
+        String ciphertext;
+        String nonce;
+        /** {@code associated_data} when a string; null when absent or JSON null. */
+        String associatedData;
+        /** {@code associated_data} is present and neither a string nor JSON null. */
+        boolean associatedDataInvalid;
+    }
+
+    /**
+     * The envelope in one pass: {@code id}, {@code event_type} and the resource's {@code algorithm},
+     * {@code ciphertext}, {@code nonce} and {@code associated_data}; everything else is read and checked, not kept.
+     *
+     * @throws NotifyRejection 400 when the bytes are not exactly one well-formed JSON object
+     */
+    static Envelope readEnvelope(byte[] body) throws NotifyRejection {
+        Envelope e = new Envelope();
+        try (JsonParser p = StrictJson.parser(body)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw NotifyRejection.badRequest(Cause.UNPARSEABLE);
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken t = p.nextToken();
+                switch (name) {
+                    case "id" -> e.id = textOrSkip(p, t);
+                    case "event_type" -> e.eventType = textOrSkip(p, t);
+                    case "resource" -> {
+                        if (t == JsonToken.START_OBJECT) {
+                            e.resource = true;
+                            readEncrypted(p, e);
+                        } else {
+                            skip(p, t);
+                        }
+                    }
+                    default -> skip(p, t);
+                }
+            }
+            end(p);
+        } catch (IOException | StrictJson.Malformed x) {
+            throw NotifyRejection.badRequest(Cause.UNPARSEABLE);
+        }
+        return e;
+    }
+
+    /** The resource object's fields; the parser stands on its START_OBJECT and ends on its END_OBJECT. */
+    private static void readEncrypted(JsonParser p, Envelope e) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken t = p.nextToken();
+            switch (name) {
+                case "algorithm" -> e.algorithm = textOrSkip(p, t);
+                case "ciphertext" -> e.ciphertext = textOrSkip(p, t);
+                case "nonce" -> e.nonce = textOrSkip(p, t);
+                case "associated_data" -> {
+                    if (t == JsonToken.VALUE_STRING) {
+                        e.associatedData = p.getText();
+                    } else if (t != JsonToken.VALUE_NULL) {
+                        e.associatedDataInvalid = true;
+                        skip(p, t);
+                    }
+                }
+                default -> skip(p, t);
+            }
+        }
+    }
+
+    /** A number's shape, as the tree reading would see it. */
+    static final byte MISSING = 0;
+
+    static final byte NULL = 1;
+    static final byte INTEGRAL = 2;
+    static final byte OTHER = 3;
+
+    /** What the adapter reads of a decrypted resource; a field that is not a JSON string is null, as {@link #text}. */
+    static final class Resource {
+        String outTradeNo;
+        String mchId;
+        String appId;
+        /** {@code appid} is present, whatever its value (JSON null included). */
+        boolean hasAppId;
+
+        String tradeState;
+        String transactionId;
+        String successTime;
+        String refundStatus;
+        String outRefundNo;
+        String refundId;
+        /** {@code sp_mchid} / {@code sub_mchid} present and not JSON null. */
+        boolean carriesSpMchid;
+
+        boolean carriesSubMchid;
+        /** {@code amount} is present and a JSON object. */
+        boolean amount;
+        /** {@code amount.total}, {@code amount.refund}: {@link #MISSING}, {@link #NULL}, {@link #INTEGRAL}, {@link #OTHER}. */
+        byte totalKind;
+
+        byte refundKind;
+        /** The integral value as the tree's {@code asText()} gives it (so {@code -0} is {@code 0}). */
+        String totalText;
+
+        String refundText;
+        /** {@code amount.currency} is present and not JSON null. */
+        boolean currencyGiven;
+        /** {@code amount.currency} when a string. */
+        String currency;
+        /** The resource as compact JSON text, exactly as {@link #compact} renders its tree. */
+        String compact;
+    }
+
+    /**
+     * The decrypted resource in one pass, with its compact text for the {@code decoded} column.
+     *
+     * @throws NotifyRejection 400 when the bytes are not exactly one well-formed JSON object
+     */
+    static Resource readResource(byte[] plain) throws NotifyRejection {
+        Resource r = new Resource();
+        try (JsonParser p = StrictJson.parser(plain)) {
+            if (p.nextToken() != JsonToken.START_OBJECT) {
+                throw NotifyRejection.badRequest(Cause.UNPARSEABLE);
+            }
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                String name = p.currentName();
+                JsonToken t = p.nextToken();
+                switch (name) {
+                    case "out_trade_no" -> r.outTradeNo = textOrSkip(p, t);
+                    case "mchid" -> r.mchId = textOrSkip(p, t);
+                    case "appid" -> {
+                        r.hasAppId = true;
+                        r.appId = textOrSkip(p, t);
+                    }
+                    case "trade_state" -> r.tradeState = textOrSkip(p, t);
+                    case "transaction_id" -> r.transactionId = textOrSkip(p, t);
+                    case "success_time" -> r.successTime = textOrSkip(p, t);
+                    case "refund_status" -> r.refundStatus = textOrSkip(p, t);
+                    case "out_refund_no" -> r.outRefundNo = textOrSkip(p, t);
+                    case "refund_id" -> r.refundId = textOrSkip(p, t);
+                    case "sp_mchid" -> {
+                        r.carriesSpMchid = t != JsonToken.VALUE_NULL;
+                        skip(p, t);
+                    }
+                    case "sub_mchid" -> {
+                        r.carriesSubMchid = t != JsonToken.VALUE_NULL;
+                        skip(p, t);
+                    }
+                    case "amount" -> {
+                        if (t == JsonToken.START_OBJECT) {
+                            r.amount = true;
+                            readAmount(p, r);
+                        } else {
+                            skip(p, t);
+                        }
+                    }
+                    default -> skip(p, t);
+                }
+            }
+            end(p);
+        } catch (IOException | StrictJson.Malformed x) {
+            throw NotifyRejection.badRequest(Cause.UNPARSEABLE);
+        }
+        r.compact = compactText(plain);
+        return r;
+    }
+
+    private static void readAmount(JsonParser p, Resource r) throws IOException {
+        while (p.nextToken() == JsonToken.FIELD_NAME) {
+            String name = p.currentName();
+            JsonToken t = p.nextToken();
+            switch (name) {
+                case "total" -> {
+                    r.totalKind = kind(t);
+                    r.totalText =
+                            t == JsonToken.VALUE_NUMBER_INT ? p.getNumberValue().toString() : null;
+                    skip(p, t);
+                }
+                case "refund" -> {
+                    r.refundKind = kind(t);
+                    r.refundText =
+                            t == JsonToken.VALUE_NUMBER_INT ? p.getNumberValue().toString() : null;
+                    skip(p, t);
+                }
+                case "currency" -> {
+                    r.currencyGiven = t != JsonToken.VALUE_NULL;
+                    r.currency = textOrSkip(p, t);
+                }
+                default -> skip(p, t);
+            }
+        }
+    }
+
+    private static byte kind(JsonToken t) {
+        return t == JsonToken.VALUE_NULL ? NULL : t == JsonToken.VALUE_NUMBER_INT ? INTEGRAL : OTHER;
+    }
+
+    /** The string value, or null after reading past any other value. */
+    private static String textOrSkip(JsonParser p, JsonToken t) throws IOException {
+        if (t == JsonToken.VALUE_STRING) {
+            return p.getText();
+        }
+        skip(p, t);
+        return null;
+    }
+
+    /**
+     * Reads past the value the parser stands on, finishing every string and number as the tree reading does (a
+     * lazily skipped string or an unread number could let bytes through that the tree refuses).
+     */
+    private static void skip(JsonParser p, JsonToken t) throws IOException {
+        int depth = 0;
+        while (true) {
+            if (t == null) {
+                throw new IOException("unexpected end of input");
+            }
+            switch (t) {
+                case START_OBJECT, START_ARRAY -> depth++;
+                case END_OBJECT, END_ARRAY -> depth--;
+                case VALUE_STRING -> p.getTextLength();
+                case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> p.getNumberValue();
+                default -> {}
+            }
+            if (depth == 0) {
+                return;
+            }
+            t = p.nextToken();
+        }
+    }
+
+    /** The root object has ended: nothing but whitespace may follow (the tree's FAIL_ON_TRAILING_TOKENS). */
+    private static void end(JsonParser p) throws IOException {
+        if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
+            throw new IOException("not exactly one object");
+        }
+    }
+
+    /**
+     * The compact text of a resource that has just parsed as one strict JSON object. When the bytes already are
+     * that text — UTF-8 without whitespace between tokens, no escape in a string, integers only and no {@code -0} —
+     * they are decoded as they are; otherwise (rare: WeChat sends compact JSON) the tree is read and written as
+     * before. Both give the same text: Jackson writes names and strings unescaped unless they hold a quote, a
+     * backslash or a control character, none of which an escape-free string can hold.
+     */
+    static String compactText(byte[] b) throws NotifyRejection {
+        boolean inString = false;
+        int n = b.length;
+        for (int i = 0; i < n; i++) {
+            int c = b[i] & 0xFF;
+            if (c < 0x20) {
+                return treeCompact(b); // whitespace, or a UTF-16/32 text's zero bytes
+            }
+            if (inString) {
+                if (c == '"') {
+                    inString = false;
+                } else if (c == '\\') {
+                    return treeCompact(b);
+                } else if (c >= 0x80) {
+                    int len = utf8Sequence(b, i);
+                    if (len < 0) {
+                        return treeCompact(b);
+                    }
+                    i += len - 1;
+                }
+            } else {
+                switch (c) {
+                    case '"' -> inString = true;
+                    case ' ', '.' -> {
+                        return treeCompact(b);
+                    }
+                    case 'e', 'E' -> {
+                        if (i > 0 && b[i - 1] >= '0' && b[i - 1] <= '9') {
+                            return treeCompact(b); // an exponent
+                        }
+                    }
+                    case '-' -> {
+                        if (i + 1 < n && b[i + 1] == '0') {
+                            return treeCompact(b); // -0 is written 0
+                        }
+                    }
+                    default -> {
+                        if (c >= 0x80) {
+                            return treeCompact(b); // a byte-order mark or anything else outside a string
+                        }
+                    }
+                }
+            }
+        }
+        return new String(b, StandardCharsets.UTF_8);
+    }
+
+    private static String treeCompact(byte[] b) throws NotifyRejection {
+        return compact(readObject(b));
+    }
+
+    /**
+     * The length of the well-formed UTF-8 sequence starting at {@code i} (RFC 3629: no overlong form, no surrogate,
+     * nothing above U+10FFFF), or -1.
+     */
+    static int utf8Sequence(byte[] b, int i) {
+        int c = b[i] & 0xFF;
+        int n = b.length;
+        if (c >= 0xC2 && c <= 0xDF) {
+            return i + 1 < n && cont(b[i + 1]) ? 2 : -1;
+        }
+        if (c >= 0xE0 && c <= 0xEF) {
+            if (i + 2 >= n || !cont(b[i + 1]) || !cont(b[i + 2])) {
+                return -1;
+            }
+            int c1 = b[i + 1] & 0xFF;
+            if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F)) {
+                return -1;
+            }
+            return 3;
+        }
+        if (c >= 0xF0 && c <= 0xF4) {
+            if (i + 3 >= n || !cont(b[i + 1]) || !cont(b[i + 2]) || !cont(b[i + 3])) {
+                return -1;
+            }
+            int c1 = b[i + 1] & 0xFF;
+            if ((c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F)) {
+                return -1;
+            }
+            return 4;
+        }
+        return -1;
+    }
+
+    private static boolean cont(byte x) {
+        return (x & 0xC0) == 0x80;
     }
 }
