@@ -19,7 +19,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * WeChat Pay API v3: {@code POST /notify/wechatpay-v3/{channel}}, a JSON envelope whose {@code resource} is
@@ -42,7 +41,7 @@ public class WechatV3Adapter implements NotifyAdapter {
     static final Set<String> INFO_STATES = Set.of("NOTPAY", "USERPAYING", "ACCEPT", "PAYERROR", "REVOKED", "CLOSED");
 
     /** The envelope id is stored as the notify id (varchar(128)); WeChat's are at most 36 characters. */
-    private static final Pattern NOTIFY_ID = Pattern.compile("[\\x21-\\x7E]{1,128}");
+    private static final int MAX_NOTIFY_ID = 128;
 
     private final WechatV3Verifier verifier;
 
@@ -75,7 +74,7 @@ public class WechatV3Adapter implements NotifyAdapter {
         String algorithm = required(envelope.algorithm);
         String ciphertext = required(envelope.ciphertext);
         String nonce = required(envelope.nonce);
-        if (!NOTIFY_ID.matcher(notifyId).matches()) {
+        if (!Fields.isVisibleAscii(notifyId, MAX_NOTIFY_ID)) {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
         }
 

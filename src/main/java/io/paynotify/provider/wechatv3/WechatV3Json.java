@@ -7,7 +7,6 @@ import io.paynotify.provider.NotifyRejection;
 import io.paynotify.provider.NotifyRejection.Cause;
 import io.paynotify.provider.StrictJson;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 
 /**
  * The JSON reading of the v3 envelope and of the decrypted resource, on {@link StrictJson} (duplicate keys refused,
@@ -300,55 +299,67 @@ final class WechatV3Json {
     /**
      * The compact text of a resource that has just parsed as one strict JSON object. When the bytes already are
      * that text — UTF-8 without whitespace between tokens, no escape in a string, integers only and no {@code -0} —
-     * they are decoded as they are; otherwise (rare: WeChat sends compact JSON) the tree is read and written as
-     * before. Both give the same text: Jackson writes names and strings unescaped unless they hold a quote, a
-     * backslash or a control character, none of which an escape-free string can hold.
+     * they are decoded as they are (in the same scan); otherwise (rare: WeChat sends compact JSON) the tree is read
+     * and written as before. Both give the same text: Jackson writes names and strings unescaped unless they hold
+     * a quote, a backslash or a control character, none of which an escape-free string can hold.
      */
     static String compactText(byte[] b) throws NotifyRejection {
-        boolean inString = false;
         int n = b.length;
+        char[] out = new char[n];
+        int k = 0;
+        boolean inString = false;
         for (int i = 0; i < n; i++) {
-            int c = b[i] & 0xFF;
-            if (c < 0x20) {
-                return treeCompact(b); // whitespace, or a UTF-16/32 text's zero bytes
-            }
+            int c = b[i];
             if (inString) {
-                if (c == '"') {
-                    inString = false;
-                } else if (c == '\\') {
-                    return treeCompact(b);
-                } else if (c >= 0x80) {
-                    int len = utf8Sequence(b, i);
-                    if (len < 0) {
-                        return treeCompact(b);
+                if (c >= 0x20) {
+                    if (c == '"') {
+                        inString = false;
+                    } else if (c == '\\') {
+                        return treeCompact(b); // an escape
                     }
-                    i += len - 1;
+                    out[k++] = (char) c;
+                    continue;
                 }
-            } else {
-                switch (c) {
-                    case '"' -> inString = true;
-                    case ' ', '.' -> {
+                if (c >= 0) {
+                    return treeCompact(b); // a control character (the parser refuses it anyway)
+                }
+                int cp = utf8CodePoint(b, i);
+                if (cp < 0) {
+                    return treeCompact(b);
+                }
+                if (cp < 0x10000) {
+                    out[k++] = (char) cp;
+                    i += cp < 0x800 ? 1 : 2;
+                } else {
+                    out[k++] = Character.highSurrogate(cp);
+                    out[k++] = Character.lowSurrogate(cp);
+                    i += 3;
+                }
+                continue;
+            }
+            switch (c) {
+                case '"' -> inString = true;
+                case 'e', 'E' -> {
+                    if (i > 0 && b[i - 1] >= '0' && b[i - 1] <= '9') {
+                        return treeCompact(b); // an exponent
+                    }
+                }
+                case '-' -> {
+                    if (i + 1 < n && b[i + 1] == '0') {
+                        return treeCompact(b); // -0 is written 0
+                    }
+                }
+                default -> {
+                    if (c <= ' ' || c == '.') {
+                        // whitespace, a fraction, a UTF-16/32 text's zero bytes, a byte-order mark or any other
+                        // non-ASCII byte outside a string
                         return treeCompact(b);
-                    }
-                    case 'e', 'E' -> {
-                        if (i > 0 && b[i - 1] >= '0' && b[i - 1] <= '9') {
-                            return treeCompact(b); // an exponent
-                        }
-                    }
-                    case '-' -> {
-                        if (i + 1 < n && b[i + 1] == '0') {
-                            return treeCompact(b); // -0 is written 0
-                        }
-                    }
-                    default -> {
-                        if (c >= 0x80) {
-                            return treeCompact(b); // a byte-order mark or anything else outside a string
-                        }
                     }
                 }
             }
+            out[k++] = (char) c;
         }
-        return new String(b, StandardCharsets.UTF_8);
+        return new String(out, 0, k);
     }
 
     private static String treeCompact(byte[] b) throws NotifyRejection {
@@ -356,14 +367,14 @@ final class WechatV3Json {
     }
 
     /**
-     * The length of the well-formed UTF-8 sequence starting at {@code i} (RFC 3629: no overlong form, no surrogate,
-     * nothing above U+10FFFF), or -1.
+     * The code point of the well-formed UTF-8 sequence of two to four bytes starting at {@code i} (RFC 3629: no
+     * overlong form, no surrogate, nothing above U+10FFFF), or -1.
      */
-    static int utf8Sequence(byte[] b, int i) {
+    static int utf8CodePoint(byte[] b, int i) {
         int c = b[i] & 0xFF;
         int n = b.length;
         if (c >= 0xC2 && c <= 0xDF) {
-            return i + 1 < n && cont(b[i + 1]) ? 2 : -1;
+            return i + 1 < n && cont(b[i + 1]) ? (c & 0x1F) << 6 | (b[i + 1] & 0x3F) : -1;
         }
         if (c >= 0xE0 && c <= 0xEF) {
             if (i + 2 >= n || !cont(b[i + 1]) || !cont(b[i + 2])) {
@@ -373,7 +384,7 @@ final class WechatV3Json {
             if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F)) {
                 return -1;
             }
-            return 3;
+            return (c & 0x0F) << 12 | (c1 & 0x3F) << 6 | (b[i + 2] & 0x3F);
         }
         if (c >= 0xF0 && c <= 0xF4) {
             if (i + 3 >= n || !cont(b[i + 1]) || !cont(b[i + 2]) || !cont(b[i + 3])) {
@@ -383,7 +394,7 @@ final class WechatV3Json {
             if ((c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F)) {
                 return -1;
             }
-            return 4;
+            return (c & 0x07) << 18 | (c1 & 0x3F) << 12 | (b[i + 2] & 0x3F) << 6 | (b[i + 3] & 0x3F);
         }
         return -1;
     }
