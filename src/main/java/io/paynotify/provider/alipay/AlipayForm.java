@@ -1,5 +1,6 @@
 package io.paynotify.provider.alipay;
 
+import io.paynotify.provider.Utf8;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.Charset;
@@ -52,10 +53,16 @@ final class AlipayForm {
         private final String[] keyText;
         /** Non-null for a non-ASCII value, or once {@link #get} has made it. */
         private final String[] valText;
+        /** The name / value had a byte above 0x7F (it enters the signed content as its text encoded). */
+        private final boolean[] keyWide;
+
+        private final boolean[] valWide;
         /** Parameter indexes sorted by name (String order, which is byte order for ASCII names). */
         private final int[] sorted;
         /** Every name is ASCII: names compare as bytes. */
         private final boolean asciiKeys;
+        /** With ASCII names, each name's first 8 bytes, big-endian. */
+        private final long[] prefix;
 
         private final Charset charset;
 
@@ -68,6 +75,8 @@ final class AlipayForm {
                 int[] valLen,
                 String[] keyText,
                 String[] valText,
+                boolean[] keyWide,
+                boolean[] valWide,
                 boolean asciiKeys,
                 Charset charset)
                 throws Malformed {
@@ -79,6 +88,8 @@ final class AlipayForm {
             this.valLen = valLen;
             this.keyText = keyText;
             this.valText = valText;
+            this.keyWide = keyWide;
+            this.valWide = valWide;
             this.asciiKeys = asciiKeys;
             this.charset = charset;
             if (!asciiKeys) {
@@ -88,6 +99,21 @@ final class AlipayForm {
                     }
                 }
             }
+            long[] prefix = null;
+            if (asciiKeys) {
+                // the first 8 bytes of each name as one number (zero-padded: ASCII names hold no NUL, so a shorter
+                // name sorts first, as in String order): most comparisons end there, although names share prefixes
+                prefix = new long[count];
+                for (int i = 0; i < count; i++) {
+                    long v = 0;
+                    int n = Math.min(8, keyLen[i]);
+                    for (int j = 0; j < 8; j++) {
+                        v = v << 8 | (j < n ? buf[keyOff[i] + j] : 0);
+                    }
+                    prefix[i] = v;
+                }
+            }
+            this.prefix = prefix;
             int[] order = new int[count];
             // insertion sort: a notice has about 25 parameters, already partly in order
             for (int i = 0; i < count; i++) {
@@ -147,18 +173,20 @@ final class AlipayForm {
             // a non-ASCII name or value enters as its text encoded in the charset (as the String content did);
             // encoded[2i] / encoded[2i + 1] hold those of parameter i, made once
             byte[][] encoded = null;
+            int sign = find("sign");
+            int signType = find("sign_type");
             int length = -1;
             for (int s = 0; s < count; s++) {
                 int i = sorted[s];
-                if (!signed(i)) {
-                    continue;
+                if (valLen[i] == 0 || i == sign || i == signType) {
+                    continue; // the V1 content: no empty value, neither sign nor sign_type
                 }
-                if (!isAscii(keyOff[i], keyLen[i]) || !isAscii(valOff[i], valLen[i])) {
+                if (keyWide[i] || valWide[i]) {
                     if (encoded == null) {
                         encoded = new byte[2 * count][];
                     }
-                    encoded[2 * i] = isAscii(keyOff[i], keyLen[i]) ? null : keyText[i].getBytes(charset);
-                    encoded[2 * i + 1] = isAscii(valOff[i], valLen[i]) ? null : valText[i].getBytes(charset);
+                    encoded[2 * i] = keyWide[i] ? keyText[i].getBytes(charset) : null;
+                    encoded[2 * i + 1] = valWide[i] ? valText[i].getBytes(charset) : null;
                 }
                 length += 2 + pieceLength(encoded, 2 * i, keyLen[i]) + pieceLength(encoded, 2 * i + 1, valLen[i]);
             }
@@ -166,8 +194,8 @@ final class AlipayForm {
             int at = 0;
             for (int s = 0; s < count; s++) {
                 int i = sorted[s];
-                if (!signed(i)) {
-                    continue;
+                if (valLen[i] == 0 || i == sign || i == signType) {
+                    continue; // the V1 content: no empty value, neither sign nor sign_type
                 }
                 if (at > 0) {
                     out[at++] = '&';
@@ -177,11 +205,6 @@ final class AlipayForm {
                 at = copy(encoded, 2 * i + 1, valOff[i], valLen[i], out, at);
             }
             return out;
-        }
-
-        /** In the V1 content: a non-empty value, and neither {@code sign} nor {@code sign_type}. */
-        private boolean signed(int i) {
-            return valLen[i] != 0 && !isKey(i, "sign") && !isKey(i, "sign_type");
         }
 
         private static int pieceLength(byte[][] encoded, int slot, int decodedLength) {
@@ -199,27 +222,17 @@ final class AlipayForm {
             return at + len;
         }
 
-        private boolean isAscii(int off, int len) {
-            for (int j = off; j < off + len; j++) {
-                if (buf[j] < 0) {
-                    return false;
-                }
-            }
-            return true;
-        }
-
-        private boolean isKey(int i, String name) {
-            return asciiKeys ? compareKey(i, name) == 0 : keyText[i].equals(name);
-        }
-
         /** The index of the parameter with this name, or -1 (binary search over the sorted names). */
         private int find(String name) {
+            long p = asciiKeys ? prefix(name) : 0;
             int lo = 0;
             int hi = count - 1;
             while (lo <= hi) {
                 int mid = (lo + hi) >>> 1;
                 int i = sorted[mid];
-                int c = asciiKeys ? compareKey(i, name) : keyText[i].compareTo(name);
+                int c = !asciiKeys
+                        ? keyText[i].compareTo(name)
+                        : prefix[i] != p ? (prefix[i] < p ? -1 : 1) : compareKey(i, name);
                 if (c < 0) {
                     lo = mid + 1;
                 } else if (c > 0) {
@@ -229,6 +242,20 @@ final class AlipayForm {
                 }
             }
             return -1;
+        }
+
+        /** A name's first 8 chars as {@link #prefix} holds them; 0xFF..., above every ASCII prefix, for others. */
+        private static long prefix(String name) {
+            long v = 0;
+            int n = Math.min(8, name.length());
+            for (int j = 0; j < 8; j++) {
+                char c = j < n ? name.charAt(j) : 0;
+                if (c > 0x7F) {
+                    return -1L >>> 1; // a non-ASCII name sorts after every ASCII one and matches none
+                }
+                v = v << 8 | c;
+            }
+            return v;
         }
 
         /** An ASCII name against a name, in String order. */
@@ -249,7 +276,19 @@ final class AlipayForm {
             if (!asciiKeys) {
                 return keyText[a].compareTo(keyText[b]);
             }
-            return Arrays.compare(buf, keyOff[a], keyOff[a] + keyLen[a], buf, keyOff[b], keyOff[b] + keyLen[b]);
+            if (prefix[a] != prefix[b]) {
+                return prefix[a] < prefix[b] ? -1 : 1; // ASCII: the sign bit is never set
+            }
+            int oa = keyOff[a];
+            int ob = keyOff[b];
+            int n = Math.min(keyLen[a], keyLen[b]);
+            for (int j = 0; j < n; j++) {
+                int d = buf[oa + j] - buf[ob + j];
+                if (d != 0) {
+                    return d;
+                }
+            }
+            return keyLen[a] - keyLen[b];
         }
     }
 
@@ -257,29 +296,43 @@ final class AlipayForm {
         // works on the bytes in place (no String per part, no split): this decoding used to cost as much as the
         // RSA verification itself (JFR, bench/ issue 6). Same rules as ever: parts split on '&', the first '='
         // ends the name, each side percent-decoded once, then decoded strictly in the charset.
-        int parts = 1;
-        for (byte x : body) {
-            if (x == '&') {
-                parts++;
-            }
-        }
-        // one scan records where each part ends and where its first '=' is (-1: none)
-        int[] ends = new int[parts];
-        int[] eqs = new int[parts];
+        // one scan records where each part ends, where its first '=' is (-1: none) and whether it needs more than
+        // a copy (an escape, a '+' or a byte with its high bit set); a NUL byte anywhere is refused (every byte but
+        // the separators belongs to a name or a value)
+        int[] ends = new int[32];
+        int[] eqs = new int[32];
+        boolean[] plain = new boolean[32];
         int p = 0;
         int eq = -1;
+        int special = 0;
+        boolean nul = false;
         for (int i = 0; i < body.length; i++) {
             byte x = body[i];
             if (x == '&') {
+                if (p + 1 == ends.length) {
+                    ends = Arrays.copyOf(ends, 2 * p);
+                    eqs = Arrays.copyOf(eqs, 2 * p);
+                    plain = Arrays.copyOf(plain, 2 * p);
+                }
                 ends[p] = i;
-                eqs[p++] = eq;
+                eqs[p] = eq;
+                plain[p++] = special == 0;
                 eq = -1;
+                special = 0;
             } else if (x == '=' && eq < 0) {
                 eq = i;
+            } else if (x == '%' || x == '+' || x <= 0) {
+                special = 1;
+                nul |= x == 0;
             }
         }
         ends[p] = body.length;
         eqs[p] = eq;
+        plain[p] = special == 0;
+        int parts = p + 1;
+        if (nul) {
+            throw new Malformed();
+        }
 
         byte[] buf = new byte[body.length];
         String charsetValue = null;
@@ -301,6 +354,8 @@ final class AlipayForm {
         int[] valLen = new int[parts];
         String[] keyText = new String[parts];
         String[] valText = new String[parts];
+        boolean[] keyWide = new boolean[parts];
+        boolean[] valWide = new boolean[parts];
         boolean asciiKeys = true;
         int count = 0;
         int pos = 0;
@@ -308,6 +363,24 @@ final class AlipayForm {
             int end = ends[k];
             if (end > start) {
                 int e = eqs[k];
+                if (plain[k]) {
+                    // ASCII without escapes: the decoded part is the raw part
+                    int keyEnd = e < 0 ? end : e;
+                    if (keyEnd == start) {
+                        throw new Malformed(); // an empty name
+                    }
+                    keyOff[count] = pos;
+                    keyLen[count] = keyEnd - start;
+                    System.arraycopy(body, start, buf, pos, keyEnd - start);
+                    pos += keyEnd - start;
+                    int valueStart = e < 0 ? end : e + 1;
+                    valOff[count] = pos;
+                    valLen[count] = end - valueStart;
+                    System.arraycopy(body, valueStart, buf, pos, end - valueStart);
+                    pos += end - valueStart;
+                    count++;
+                    continue;
+                }
                 int n = unescapeChecked(body, start, e < 0 ? end : e, buf, pos);
                 if (n == 0) {
                     throw new Malformed(); // an empty name
@@ -318,6 +391,7 @@ final class AlipayForm {
                     n = -n;
                     keyLen[count] = n;
                     keyText[count] = strict(buf, pos, n, charset);
+                    keyWide[count] = true;
                     asciiKeys = false;
                 }
                 pos += n;
@@ -327,12 +401,14 @@ final class AlipayForm {
                 if (n < 0) {
                     n = -n;
                     valText[count] = strict(buf, pos, n, charset);
+                    valWide[count] = true;
                 }
                 pos += n;
                 count++;
             }
         }
-        var decoded = new Decoded(buf, count, keyOff, keyLen, valOff, valLen, keyText, valText, asciiKeys, charset);
+        var decoded = new Decoded(
+                buf, count, keyOff, keyLen, valOff, valLen, keyText, valText, keyWide, valWide, asciiKeys, charset);
         if (charsetValue == null && decoded.find("charset") >= 0) {
             // the name was percent-encoded (%63harset), so the pre-pass chose GBK without seeing it: refuse rather
             // than decode every value in a charset the body did not ask for
@@ -351,26 +427,25 @@ final class AlipayForm {
      * UTF-8 and GBK, map ASCII to itself).
      */
     private static int unescapeChecked(byte[] body, int from, int to, byte[] out, int at) throws Malformed {
+        // the scan has refused a raw NUL already: only an escape can still make one
         int n = at;
         int or = 0;
-        boolean nul = false;
         for (int i = from; i < to; i++) {
             byte c = body[i];
-            if (c == '+') {
-                c = ' ';
-            } else if (c == '%') {
+            if (c == '%') {
                 if (i + 2 >= to) {
                     throw new Malformed();
                 }
                 c = (byte) (hex(body[i + 1]) << 4 | hex(body[i + 2]));
+                if (c == 0) {
+                    throw new Malformed();
+                }
                 i += 2;
+            } else if (c == '+') {
+                c = ' ';
             }
             or |= c;
-            nul |= c == 0;
             out[n++] = c;
-        }
-        if (nul) {
-            throw new Malformed();
         }
         return or >= 0 ? n - at : at - n;
     }
@@ -421,6 +496,14 @@ final class AlipayForm {
     }
 
     private static String strict(byte[] bytes, int offset, int length, Charset charset) throws Malformed {
+        if (charset == StandardCharsets.UTF_8) {
+            // well-formed UTF-8 decodes to exactly what the strict decoder returns; no decoder object per part.
+            // The bytes hold no NUL (refused before), and only a NUL byte decodes to U+0000 in UTF-8.
+            if (!Utf8.isWellFormed(bytes, offset, length)) {
+                throw new Malformed();
+            }
+            return new String(bytes, offset, length, StandardCharsets.UTF_8);
+        }
         try {
             String s = charset.newDecoder()
                     .onMalformedInput(CodingErrorAction.REPORT)

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.paynotify.provider.NotifyRejection;
 import io.paynotify.provider.NotifyRejection.Cause;
 import io.paynotify.provider.StrictJson;
+import io.paynotify.provider.Utf8;
 import java.io.IOException;
 
 /**
@@ -323,7 +324,7 @@ final class WechatV3Json {
                 if (c >= 0) {
                     return treeCompact(b); // a control character (the parser refuses it anyway)
                 }
-                int cp = utf8CodePoint(b, i);
+                int cp = Utf8.codePoint(b, i, n);
                 if (cp < 0) {
                     return treeCompact(b);
                 }
@@ -364,42 +365,5 @@ final class WechatV3Json {
 
     private static String treeCompact(byte[] b) throws NotifyRejection {
         return compact(readObject(b));
-    }
-
-    /**
-     * The code point of the well-formed UTF-8 sequence of two to four bytes starting at {@code i} (RFC 3629: no
-     * overlong form, no surrogate, nothing above U+10FFFF), or -1.
-     */
-    static int utf8CodePoint(byte[] b, int i) {
-        int c = b[i] & 0xFF;
-        int n = b.length;
-        if (c >= 0xC2 && c <= 0xDF) {
-            return i + 1 < n && cont(b[i + 1]) ? (c & 0x1F) << 6 | (b[i + 1] & 0x3F) : -1;
-        }
-        if (c >= 0xE0 && c <= 0xEF) {
-            if (i + 2 >= n || !cont(b[i + 1]) || !cont(b[i + 2])) {
-                return -1;
-            }
-            int c1 = b[i + 1] & 0xFF;
-            if ((c == 0xE0 && c1 < 0xA0) || (c == 0xED && c1 > 0x9F)) {
-                return -1;
-            }
-            return (c & 0x0F) << 12 | (c1 & 0x3F) << 6 | (b[i + 2] & 0x3F);
-        }
-        if (c >= 0xF0 && c <= 0xF4) {
-            if (i + 3 >= n || !cont(b[i + 1]) || !cont(b[i + 2]) || !cont(b[i + 3])) {
-                return -1;
-            }
-            int c1 = b[i + 1] & 0xFF;
-            if ((c == 0xF0 && c1 < 0x90) || (c == 0xF4 && c1 > 0x8F)) {
-                return -1;
-            }
-            return (c & 0x07) << 18 | (c1 & 0x3F) << 12 | (b[i + 2] & 0x3F) << 6 | (b[i + 3] & 0x3F);
-        }
-        return -1;
-    }
-
-    private static boolean cont(byte x) {
-        return (x & 0xC0) == 0x80;
     }
 }
