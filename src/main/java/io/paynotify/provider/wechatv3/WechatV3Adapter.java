@@ -72,7 +72,9 @@ public class WechatV3Adapter implements NotifyAdapter {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
         }
         String algorithm = required(envelope.algorithm);
-        String ciphertext = required(envelope.ciphertext);
+        if (!envelope.hasCiphertext()) {
+            throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
+        }
         String nonce = required(envelope.nonce);
         if (!Fields.isVisibleAscii(notifyId, MAX_NOTIFY_ID)) {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
@@ -85,7 +87,15 @@ public class WechatV3Adapter implements NotifyAdapter {
             // WeChat sends a string or nothing; anything else cannot be the data it sealed with
             throw NotifyRejection.unauthenticated(Cause.DECRYPTION);
         }
-        byte[] plain = WechatV3Decryptor.decrypt(keys.apiV3Key(), nonce, envelope.associatedData, ciphertext);
+        byte[] plain = envelope.ciphertextBytes != null
+                ? WechatV3Decryptor.decrypt(
+                        keys.apiV3Key(),
+                        nonce,
+                        envelope.associatedData,
+                        envelope.ciphertextBytes,
+                        envelope.ciphertextFrom,
+                        envelope.ciphertextLength)
+                : WechatV3Decryptor.decrypt(keys.apiV3Key(), nonce, envelope.associatedData, envelope.ciphertext);
 
         WechatV3Json.Resource r = WechatV3Json.readResource(plain);
         return classify(channel, keys, raw, notifyId, eventType, r);

@@ -64,7 +64,19 @@ final class WechatV3Json {
         boolean resource;
 
         String algorithm;
+        /** The ciphertext when a string read as text; null when absent, not a string, or read in place. */
         String ciphertext;
+        /** When non-null, the ciphertext string is {@code ciphertextBytes[ciphertextFrom, +ciphertextLength)}. */
+        byte[] ciphertextBytes;
+
+        int ciphertextFrom;
+        int ciphertextLength;
+
+        /** {@code ciphertext} is a non-empty JSON string (as {@link #requiredText} requires). */
+        boolean hasCiphertext() {
+            return ciphertextBytes != null ? ciphertextLength > 0 : ciphertext != null && !ciphertext.isEmpty();
+        }
+
         String nonce;
         /** {@code associated_data} when a string; null when absent or JSON null. */
         String associatedData;
@@ -93,7 +105,7 @@ final class WechatV3Json {
                     case "resource" -> {
                         if (t == JsonToken.START_OBJECT) {
                             e.resource = true;
-                            readEncrypted(p, e);
+                            readEncrypted(p, e, body);
                         } else {
                             skip(p, t);
                         }
@@ -109,13 +121,17 @@ final class WechatV3Json {
     }
 
     /** The resource object's fields; the parser stands on its START_OBJECT and ends on its END_OBJECT. */
-    private static void readEncrypted(JsonParser p, Envelope e) throws IOException {
+    private static void readEncrypted(JsonParser p, Envelope e, byte[] body) throws IOException {
         while (p.nextToken() == JsonToken.FIELD_NAME) {
             String name = p.currentName();
             JsonToken t = p.nextToken();
             switch (name) {
                 case "algorithm" -> e.algorithm = textOrSkip(p, t);
-                case "ciphertext" -> e.ciphertext = textOrSkip(p, t);
+                case "ciphertext" -> {
+                    if (t != JsonToken.VALUE_STRING || !rawRange(p, body, e)) {
+                        e.ciphertext = textOrSkip(p, t);
+                    }
+                }
                 case "nonce" -> e.nonce = textOrSkip(p, t);
                 case "associated_data" -> {
                     if (t == JsonToken.VALUE_STRING) {
@@ -128,6 +144,31 @@ final class WechatV3Json {
                 default -> skip(p, t);
             }
         }
+    }
+
+    /**
+     * The string the parser stands on as a range of the body, when its raw bytes are its text (ASCII, no escape):
+     * base64 is decoded from there, without a String of it. The parser still reads the string on its next token.
+     */
+    private static boolean rawRange(JsonParser p, byte[] body, Envelope e) {
+        long quote = p.currentTokenLocation().getByteOffset();
+        if (quote < 0 || quote >= body.length || body[(int) quote] != '"') {
+            return false; // not UTF-8 bytes read in place (a UTF-16/32 body), or not where expected
+        }
+        int from = (int) quote + 1;
+        for (int i = from; i < body.length; i++) {
+            byte b = body[i];
+            if (b == '"') {
+                e.ciphertextBytes = body;
+                e.ciphertextFrom = from;
+                e.ciphertextLength = i - from;
+                return true;
+            }
+            if (b == '\\' || b < 0x20) {
+                return false; // an escape (or a control character, which the parser refuses): read it as text
+            }
+        }
+        return false;
     }
 
     /** A number's shape, as the tree reading would see it. */

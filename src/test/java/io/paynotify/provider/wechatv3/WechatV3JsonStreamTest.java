@@ -73,8 +73,10 @@ class WechatV3JsonStreamTest {
     }
 
     @Test
-    void envelopesReadAsTheTreeReadsThem() {
+    void envelopesReadAsTheTreeReadsThem() throws NotifyRejection {
         compareEnvelope(ENVELOPE.getBytes(StandardCharsets.UTF_8));
+        // WeChat's plain base64 is read in place, not as a String
+        assertTrue(WechatV3Json.readEnvelope(ENVELOPE.getBytes(StandardCharsets.UTF_8)).ciphertextBytes != null);
         compareEnvelope(
                 ENVELOPE.replace("\"transaction\",\"nonce", "null,\"nonce").getBytes(StandardCharsets.UTF_8));
         compareEnvelope(ENVELOPE.replace("\"transaction\",\"nonce", "5,\"nonce").getBytes(StandardCharsets.UTF_8));
@@ -84,6 +86,18 @@ class WechatV3JsonStreamTest {
         compareEnvelope(ENVELOPE.replace("\"id\":", "\"id\":1,\"x\":").getBytes(StandardCharsets.UTF_8));
         for (String doc : RESOURCES) {
             compareEnvelope(doc.getBytes(StandardCharsets.UTF_8));
+        }
+        // the ciphertext read in place: after a byte-order mark, with whitespace, escaped, empty, in UTF-16
+        for (String doc : List.of(
+                "\ufeff" + ENVELOPE,
+                ENVELOPE.replace("\"ciphertext\":", "\"ciphertext\" :\n "),
+                ENVELOPE.replace("c2VhbGVk", "c2Vh\\u0062GVk"),
+                ENVELOPE.replace("c2VhbGVk", "c2Vh\\/GVk"),
+                ENVELOPE.replace("c2VhbGVk", ""),
+                ENVELOPE.replace("c2VhbGVk", "c2Vh中bGVk"),
+                "{\"resource\":{\"ciphertext\":\"a\"}}")) {
+            compareEnvelope(doc.getBytes(StandardCharsets.UTF_8));
+            compareEnvelope(doc.getBytes(StandardCharsets.UTF_16BE));
         }
     }
 
@@ -237,7 +251,12 @@ class WechatV3JsonStreamTest {
         assertEquals(resource != null && resource.isObject(), e.resource, at);
         if (e.resource) {
             assertEquals(StrictJson.text(resource, "algorithm"), e.algorithm, at);
-            assertEquals(StrictJson.text(resource, "ciphertext"), e.ciphertext, at);
+            String ciphertext = e.ciphertextBytes == null
+                    ? e.ciphertext
+                    : new String(e.ciphertextBytes, e.ciphertextFrom, e.ciphertextLength, StandardCharsets.ISO_8859_1);
+            assertEquals(StrictJson.text(resource, "ciphertext"), ciphertext, at);
+            String text = StrictJson.text(resource, "ciphertext");
+            assertEquals(text != null && !text.isEmpty(), e.hasCiphertext(), at);
             assertEquals(StrictJson.text(resource, "nonce"), e.nonce, at);
             JsonNode aad = resource.get("associated_data");
             assertEquals(aad != null && !aad.isNull() && !aad.isTextual(), e.associatedDataInvalid, at);
