@@ -11,11 +11,15 @@
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 BENCH="$ROOT/bench"
+# The service's classes come from this checkout's target/classes, first on the class path: nothing is installed
+# into the local Maven repository, which other checkouts of the project share.
 if [ -z "${SKIP_BUILD:-}" ]; then
-  (cd "$ROOT" && mvn -B -q install -DskipTests)
-  (cd "$BENCH" && mvn -B -q package)
+  (cd "$ROOT" && mvn -B -q compile)
+  mkdir -p "$BENCH/target"
+  jar cf "$BENCH/target/paynotify-classes.jar" -C "$ROOT/target/classes" .   # to compile against (a jar: Maven wants one)
+  (cd "$BENCH" && mvn -B -q package -Dpaynotify.classes="$BENCH/target/paynotify-classes.jar")
 fi
-CP="$BENCH/target/classes:$(cat "$BENCH/target/classpath.txt")"
+CP="$ROOT/target/classes:$BENCH/target/classes:$(cat "$BENCH/target/classpath.txt")"
 if [ -n "${CPU:-}" ]; then
   exec java -Xms512m -Xmx512m -cp "$CP" io.paynotify.bench.CpuCheck 3 "${1:-.*}"
 fi

@@ -1,18 +1,31 @@
 package io.paynotify.provider;
 
-import java.util.regex.Pattern;
-
 /** Shape checks shared by the adapters for ids that are stored or looked up. */
 public final class Fields {
 
-    /** Provider ids and statuses: visible ASCII, bounded; never a control character that PostgreSQL refuses. */
-    private static final Pattern TOKEN = Pattern.compile("[\\x21-\\x7E]{1,64}");
-
     private Fields() {}
 
-    /** True for 1 to 64 visible ASCII characters. */
+    /**
+     * True for 1 to 64 visible ASCII characters (provider ids and statuses: bounded, never a control character that
+     * PostgreSQL refuses). A loop rather than a regex: it runs several times per notification.
+     */
     public static boolean isToken(String value) {
-        return value != null && TOKEN.matcher(value).matches();
+        return value != null && isVisibleAscii(value, 64);
+    }
+
+    /** True for 1 to {@code max} characters, each in {@code 0x21..0x7E}. */
+    public static boolean isVisibleAscii(String value, int max) {
+        int n = value.length();
+        if (n == 0 || n > max) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            char c = value.charAt(i);
+            if (c < 0x21 || c > 0x7E) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The value when it is a token, else null (for optional fields, which never reject). */
@@ -27,6 +40,15 @@ public final class Fields {
 
     /** The currency as sent when it looks like one, else a marker that matches no order. */
     public static String currencyOrInvalid(String value) {
-        return value != null && value.matches("[A-Za-z]{1,8}") ? value : "INVALID";
+        if (value == null || value.isEmpty() || value.length() > 8) {
+            return "INVALID";
+        }
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (!(c >= 'A' && c <= 'Z') && !(c >= 'a' && c <= 'z')) {
+                return "INVALID";
+            }
+        }
+        return value;
     }
 }

@@ -68,6 +68,19 @@ public final class StrictJson {
         }
     }
 
+    /**
+     * A streaming parser over UTF-8 (or BOM/heuristically detected UTF-16/32) bytes, exactly as {@link
+     * #readObject(byte[])} reads them (same factory, limits and duplicate detection); the caller must check the
+     * root is an object and that nothing follows it. Its failures are {@link IOException}s.
+     */
+    public static JsonParser parser(byte[] bytes) throws Malformed {
+        try {
+            return MAPPER.createParser(bytes);
+        } catch (IOException e) {
+            throw new Malformed();
+        }
+    }
+
     /** Reads one JSON object from text. */
     public static JsonNode readObject(String text) throws Malformed {
         try {

@@ -15,7 +15,6 @@ import io.paynotify.provider.NotifyRejection.Cause;
 import io.paynotify.provider.RawNotify;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;
-import java.util.Map;
 
 /**
  * Alipay: {@code POST /notify/alipay/{channel}}, a form body signed with RSA2 (Alipay's asynchronous notification). Refunds arrive on
@@ -26,6 +25,8 @@ import java.util.Map;
 public class AlipayAdapter implements NotifyAdapter {
 
     private static final int MAX_NOTIFY_ID = 128;
+
+    private static final String[] REQUIRED = {"notify_id", "app_id", "out_trade_no", "trade_no", "trade_status"};
 
     static final String TRADE_SUCCESS = "TRADE_SUCCESS";
     /** "Paid, and no longer refundable": after a TRADE_SUCCESS it is news, not a duplicate. */
@@ -53,8 +54,8 @@ public class AlipayAdapter implements NotifyAdapter {
         } catch (AlipayForm.Malformed e) {
             throw NotifyRejection.badRequest(Cause.UNPARSEABLE);
         }
-        Map<String, String> p = form.params();
-        for (String name : new String[] {"notify_id", "app_id", "out_trade_no", "trade_no", "trade_status"}) {
+        AlipayForm.Decoded p = form;
+        for (String name : REQUIRED) {
             if (!Fields.present(p.get(name))) {
                 throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
             }
@@ -65,7 +66,8 @@ public class AlipayAdapter implements NotifyAdapter {
         if (!Fields.present(sign) || algorithm == null || !keys.signTypes().contains(signType)) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
-        if (!AlipaySignature.verify(AlipaySignature.content(p), form.charset(), sign, algorithm, keys.publicKeys())) {
+        // the signed content assembled from the decoded byte ranges: no String per parameter, no joined text
+        if (!AlipaySignature.verify(form.signedContent(), sign, algorithm, keys.publicKeys())) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
 
@@ -76,8 +78,7 @@ public class AlipayAdapter implements NotifyAdapter {
         if (!OutTradeNo.isValid(outTradeNo, channel.maxOutTradeNo())
                 || !Fields.isToken(tradeNo)
                 || !Fields.isToken(status)
-                || notifyId.length() > MAX_NOTIFY_ID
-                || !notifyId.chars().allMatch(c -> c > 0x20 && c < 0x7F)) {
+                || !Fields.isVisibleAscii(notifyId, MAX_NOTIFY_ID)) {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
         }
         NotifyClass cls = classify(p, status);
@@ -104,7 +105,7 @@ public class AlipayAdapter implements NotifyAdapter {
      * far, not this refund's amount; the refund is {@code out_biz_no}, or the notice's own {@code notify_id} when
      * absent. Alipay notifies only successful refunds.
      */
-    static RefundNotice refund(Map<String, String> p, String notifyId) throws NotifyRejection {
+    static RefundNotice refund(AlipayForm.Decoded p, String notifyId) throws NotifyRejection {
         String outBizNo = p.get("out_biz_no");
         boolean own = Fields.present(outBizNo);
         if (own && !Fields.isToken(outBizNo)) {
@@ -122,7 +123,7 @@ public class AlipayAdapter implements NotifyAdapter {
     }
 
     /** Refund fields decide first (docs/api.md "Refunds"), whatever the status says. */
-    static NotifyClass classify(Map<String, String> p, String status) throws NotifyRejection {
+    static NotifyClass classify(AlipayForm.Decoded p, String status) throws NotifyRejection {
         boolean refund = Fields.present(p.get("out_biz_no")) || Fields.present(p.get("gmt_refund"));
         String refundFee = p.get("refund_fee");
         if (Fields.present(refundFee)) {
@@ -144,7 +145,7 @@ public class AlipayAdapter implements NotifyAdapter {
         };
     }
 
-    static boolean accountMismatch(AlipayKeys keys, Map<String, String> p) {
+    static boolean accountMismatch(AlipayKeys keys, AlipayForm.Decoded p) {
         String appId = p.get("app_id");
         if (!keys.appId().equals(appId)) {
             return true;

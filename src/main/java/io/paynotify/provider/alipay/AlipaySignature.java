@@ -93,6 +93,15 @@ public final class AlipaySignature {
 
     /** True when {@code sign} (base64) verifies over the content with any of the keys. */
     static boolean verify(String content, Charset charset, String sign, String algorithm, List<PublicKey> keys) {
+        return verify(content.getBytes(charset), sign, algorithm, keys);
+    }
+
+    /**
+     * True when {@code sign} (base64) verifies over the content's bytes with any of the keys. Each attempt starts
+     * with {@code initVerify}, which resets the per-thread Signature whatever an earlier attempt left in it (an
+     * exception between update and verify included).
+     */
+    static boolean verify(byte[] message, String sign, String algorithm, List<PublicKey> keys) {
         byte[] signature;
         try {
             // strict base64; only line breaks are tolerated (some gateways fold long values). A lenient decoder
@@ -105,7 +114,6 @@ public final class AlipaySignature {
         } catch (IllegalArgumentException e) {
             return false;
         }
-        byte[] message = content.getBytes(charset);
         for (PublicKey key : keys) {
             try {
                 Signature verifier = verifier(algorithm);

@@ -19,7 +19,6 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.time.Clock;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * WeChat Pay API v3: {@code POST /notify/wechatpay-v3/{channel}}, a JSON envelope whose {@code resource} is
@@ -42,7 +41,7 @@ public class WechatV3Adapter implements NotifyAdapter {
     static final Set<String> INFO_STATES = Set.of("NOTPAY", "USERPAYING", "ACCEPT", "PAYERROR", "REVOKED", "CLOSED");
 
     /** The envelope id is stored as the notify id (varchar(128)); WeChat's are at most 36 characters. */
-    private static final Pattern NOTIFY_ID = Pattern.compile("[\\x21-\\x7E]{1,128}");
+    private static final int MAX_NOTIFY_ID = 128;
 
     private final WechatV3Verifier verifier;
 
@@ -66,55 +65,75 @@ public class WechatV3Adapter implements NotifyAdapter {
         WechatV3Keys keys = channel.keys(WechatV3Keys.class);
         verifier.verify(keys.platformKeys(), raw);
 
-        JsonNode envelope = WechatV3Json.readObject(raw.body());
-        String notifyId = WechatV3Json.requiredText(envelope, "id");
-        String eventType = WechatV3Json.requiredText(envelope, "event_type");
-        JsonNode resource = envelope.get("resource");
-        if (resource == null || !resource.isObject()) {
+        WechatV3Json.Envelope envelope = WechatV3Json.readEnvelope(raw.body());
+        String notifyId = required(envelope.id);
+        String eventType = required(envelope.eventType);
+        if (!envelope.resource) {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
         }
-        String algorithm = WechatV3Json.requiredText(resource, "algorithm");
-        String ciphertext = WechatV3Json.requiredText(resource, "ciphertext");
-        String nonce = WechatV3Json.requiredText(resource, "nonce");
-        if (!NOTIFY_ID.matcher(notifyId).matches()) {
+        String algorithm = required(envelope.algorithm);
+        if (!envelope.hasCiphertext()) {
+            throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
+        }
+        String nonce = required(envelope.nonce);
+        if (!Fields.isVisibleAscii(notifyId, MAX_NOTIFY_ID)) {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
         }
 
         if (!WechatV3Decryptor.ALGORITHM.equals(algorithm)) {
             throw NotifyRejection.unauthenticated(Cause.DECRYPTION);
         }
-        JsonNode aad = resource.get("associated_data");
-        if (aad != null && !aad.isNull() && !aad.isTextual()) {
+        if (envelope.associatedDataInvalid) {
             // WeChat sends a string or nothing; anything else cannot be the data it sealed with
             throw NotifyRejection.unauthenticated(Cause.DECRYPTION);
         }
-        byte[] plain = WechatV3Decryptor.decrypt(
-                keys.apiV3Key(), nonce, aad == null || aad.isNull() ? null : aad.textValue(), ciphertext);
+        byte[] plain = envelope.ciphertextBytes != null
+                ? WechatV3Decryptor.decrypt(
+                        keys.apiV3Key(),
+                        nonce,
+                        envelope.associatedData,
+                        envelope.ciphertextBytes,
+                        envelope.ciphertextFrom,
+                        envelope.ciphertextLength)
+                : WechatV3Decryptor.decrypt(keys.apiV3Key(), nonce, envelope.associatedData, envelope.ciphertext);
 
-        JsonNode r = WechatV3Json.readObject(plain);
+        WechatV3Json.Resource r = WechatV3Json.readResource(plain);
         return classify(channel, keys, raw, notifyId, eventType, r);
     }
 
+    /** A field read as {@link WechatV3Json#requiredText}: a non-empty JSON string, else 400. */
+    private static String required(String text) throws NotifyRejection {
+        if (text == null || text.isEmpty()) {
+            throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
+        }
+        return text;
+    }
+
     private static VerifiedNotification classify(
-            Channel channel, WechatV3Keys keys, RawNotify raw, String notifyId, String eventType, JsonNode r)
+            Channel channel,
+            WechatV3Keys keys,
+            RawNotify raw,
+            String notifyId,
+            String eventType,
+            WechatV3Json.Resource r)
             throws NotifyRejection {
         boolean transaction = eventType.startsWith(TRANSACTION_PREFIX);
-        String outTradeNo = WechatV3Json.requiredText(r, "out_trade_no");
-        String mchId = WechatV3Json.requiredText(r, "mchid");
+        String outTradeNo = required(r.outTradeNo);
+        String mchId = required(r.mchId);
         String tradeState;
         if (transaction) {
-            WechatV3Json.requiredText(r, "appid");
-            tradeState = WechatV3Json.requiredText(r, "trade_state");
+            required(r.appId);
+            tradeState = required(r.tradeState);
             if (!Fields.isToken(tradeState)) {
                 throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
             }
         } else {
-            tradeState = Fields.tokenOrNull(WechatV3Json.text(r, "trade_state"));
+            tradeState = Fields.tokenOrNull(r.tradeState);
         }
-        JsonNode amount = r.get("amount");
-        JsonNode total = amount == null ? null : amount.get("total");
         if (transaction && SUCCESS.equals(tradeState)) {
-            if (!Fields.present(WechatV3Json.text(r, "transaction_id")) || total == null || total.isNull()) {
+            if (!Fields.present(r.transactionId)
+                    || r.totalKind == WechatV3Json.MISSING
+                    || r.totalKind == WechatV3Json.NULL) {
                 throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
             }
         }
@@ -123,11 +142,11 @@ public class WechatV3Adapter implements NotifyAdapter {
         }
 
         NotifyClass cls = notifyClass(eventType, tradeState);
-        Long amountMinor = fen(total);
-        String transactionId = Fields.tokenOrNull(WechatV3Json.text(r, "transaction_id"));
+        Long amountMinor = fen(r.totalKind, r.totalText);
+        String transactionId = Fields.tokenOrNull(r.transactionId);
         RefundNotice refund = null;
         if (eventType.startsWith(REFUND_PREFIX)) {
-            refund = refundNotice(r, amount);
+            refund = refundNotice(r);
             // the amount a refund notice states is the refund's own; the trade total is compared separately
             amountMinor = refund.amount();
             if (refund.status() == null) {
@@ -145,10 +164,10 @@ public class WechatV3Adapter implements NotifyAdapter {
                 throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
             }
         }
-        String currency = currency(amount);
+        String currency = r.currencyGiven ? Fields.currencyOrInvalid(r.currency) : "CNY";
         // a refund notice's status is its refund_status; its success_time is the refund's, not a payment time
         String providerStatus = cls == NotifyClass.REFUND && !REFUND.equals(tradeState)
-                ? Fields.tokenOrNull(WechatV3Json.text(r, "refund_status"))
+                ? Fields.tokenOrNull(r.refundStatus)
                 : tradeState;
         return VerifiedNotification.builder(
                         Provider.WECHATPAY_V3,
@@ -161,10 +180,10 @@ public class WechatV3Adapter implements NotifyAdapter {
                 .transactionId(transactionId)
                 .amount(amountMinor)
                 .currency(currency)
-                .paidAt(transaction ? rfc3339(WechatV3Json.text(r, "success_time")) : null)
+                .paidAt(transaction ? rfc3339(r.successTime) : null)
                 .accountMismatch(accountMismatch(keys, r, mchId, transaction))
                 .notifyId(notifyId)
-                .decoded(WechatV3Json.compact(r))
+                .decoded(r.compact)
                 .refund(refund)
                 .build();
     }
@@ -175,40 +194,51 @@ public class WechatV3Adapter implements NotifyAdapter {
      * resources carry no {@code appid}. A status other than SUCCESS, CLOSED, PROCESSING or ABNORMAL leaves
      * {@code status} null (the notice is then UNKNOWN_STATUS).
      */
-    static RefundNotice refundNotice(JsonNode r, JsonNode amount) throws NotifyRejection {
-        String outRefundNo = WechatV3Json.requiredText(r, "out_refund_no");
-        String refundId = WechatV3Json.requiredText(r, "refund_id");
-        String status = WechatV3Json.requiredText(r, "refund_status");
-        WechatV3Json.requiredText(r, "transaction_id");
+    static RefundNotice refundNotice(WechatV3Json.Resource r) throws NotifyRejection {
+        String outRefundNo = required(r.outRefundNo);
+        String refundId = required(r.refundId);
+        String status = required(r.refundStatus);
+        required(r.transactionId);
         if (!Fields.isToken(outRefundNo) || !Fields.isToken(refundId) || !Fields.isToken(status)) {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
         }
-        JsonNode total = amount == null ? null : amount.get("total");
-        JsonNode refund = amount == null ? null : amount.get("refund");
-        if (total == null || total.isNull() || refund == null || refund.isNull()) {
+        if (r.totalKind == WechatV3Json.MISSING
+                || r.totalKind == WechatV3Json.NULL
+                || r.refundKind == WechatV3Json.MISSING
+                || r.refundKind == WechatV3Json.NULL) {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
         }
-        Long tradeTotal = fen(total);
-        Long refunded = fen(refund);
+        Long tradeTotal = fen(r.totalKind, r.totalText);
+        Long refunded = fen(r.refundKind, r.refundText);
         if (tradeTotal == null || refunded == null) {
             throw NotifyRejection.badRequest(Cause.BAD_AMOUNT);
         }
-        RefundStatus refundStatus = switch (status) {
+        return new RefundNotice(
+                outRefundNo, true, refundId, refundStatus(status), refunded, false, tradeTotal, rfc3339(r.successTime));
+    }
+
+    private static RefundStatus refundStatus(String status) {
+        return switch (status) {
             case "SUCCESS" -> RefundStatus.SUCCESS;
             case "CLOSED" -> RefundStatus.CLOSED;
             case "PROCESSING" -> RefundStatus.PROCESSING;
             case "ABNORMAL" -> RefundStatus.ABNORMAL;
             default -> null;
         };
-        return new RefundNotice(
-                outRefundNo,
-                true,
-                refundId,
-                refundStatus,
-                refunded,
-                false,
-                tradeTotal,
-                rfc3339(WechatV3Json.text(r, "success_time")));
+    }
+
+    /** As {@link #fen(JsonNode)}, on a streamed number. */
+    static Long fen(byte kind, String integralText) {
+        return kind == WechatV3Json.INTEGRAL ? MinorUnits.parseFen(integralText) : null;
+    }
+
+    /** As {@link #accountMismatch(WechatV3Keys, JsonNode, String, boolean)}, on the streamed resource. */
+    static boolean accountMismatch(WechatV3Keys keys, WechatV3Json.Resource r, String mchId, boolean transaction) {
+        boolean appIdChecked = transaction || r.hasAppId;
+        return (appIdChecked && !keys.appIds().contains(r.appId))
+                || !mchId.equals(keys.mchId())
+                || r.carriesSpMchid
+                || r.carriesSubMchid;
     }
 
     /** The notification classes (docs/api.md "How a notification is handled"), v3 rows. Status values are matched exactly (case-sensitive). */
@@ -251,12 +281,66 @@ public class WechatV3Adapter implements NotifyAdapter {
         if (text == null || text.length() > 40) {
             return null;
         }
+        java.time.Instant fast = rfc3339Plain(text);
+        if (fast != null) {
+            return fast;
+        }
         try {
             return java.time.OffsetDateTime.parse(text, java.time.format.DateTimeFormatter.ISO_OFFSET_DATE_TIME)
                     .toInstant();
         } catch (java.time.format.DateTimeParseException e) {
             return null;
         }
+    }
+
+    /**
+     * The shape WeChat sends, {@code yyyy-MM-ddTHH:mm:ss+HH:MM} or {@code yyyy-MM-ddTHH:mm:ssZ}, hand-parsed (the
+     * formatter cost as much as the rest of the mapping); null for any other text or a value out of range, which
+     * the formatter then decides, so the result is always the formatter's.
+     */
+    private static java.time.Instant rfc3339Plain(String t) {
+        int n = t.length();
+        boolean zulu = n == 20 && t.charAt(19) == 'Z';
+        if (!zulu && !(n == 25 && t.charAt(19) == '+' && t.charAt(22) == ':')) {
+            return null;
+        }
+        if (t.charAt(4) != '-'
+                || t.charAt(7) != '-'
+                || t.charAt(10) != 'T'
+                || t.charAt(13) != ':'
+                || t.charAt(16) != ':') {
+            return null;
+        }
+        int y = digits(t, 0, 4);
+        int mo = digits(t, 5, 2);
+        int d = digits(t, 8, 2);
+        int h = digits(t, 11, 2);
+        int mi = digits(t, 14, 2);
+        int s = digits(t, 17, 2);
+        int oh = zulu ? 0 : digits(t, 20, 2);
+        int om = zulu ? 0 : digits(t, 23, 2);
+        if ((y | mo | d | h | mi | s | oh | om) < 0) {
+            return null;
+        }
+        try {
+            return java.time.LocalDateTime.of(y, mo, d, h, mi, s)
+                    .toInstant(java.time.ZoneOffset.ofHoursMinutes(oh, om));
+        } catch (java.time.DateTimeException e) {
+            return null;
+        }
+    }
+
+    /** {@code count} ASCII digits at {@code from} as a number, or -1. */
+    private static int digits(String t, int from, int count) {
+        int v = 0;
+        for (int i = from; i < from + count; i++) {
+            char c = t.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            v = v * 10 + (c - '0');
+        }
+        return v;
     }
 
     /**

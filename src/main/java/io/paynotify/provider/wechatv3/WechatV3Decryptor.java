@@ -42,7 +42,21 @@ final class WechatV3Decryptor {
      */
     static byte[] decrypt(byte[] apiV3Key, String nonce, String associatedData, String ciphertext)
             throws NotifyRejection {
-        if (apiV3Key == null || apiV3Key.length != KEY_BYTES || nonce == null || ciphertext == null) {
+        if (ciphertext == null) {
+            throw NotifyRejection.unauthenticated(Cause.DECRYPTION);
+        }
+        // what Base64.Decoder.decode(String) does with its argument
+        byte[] base64 = ciphertext.getBytes(StandardCharsets.ISO_8859_1);
+        return decrypt(apiV3Key, nonce, associatedData, base64, 0, base64.length);
+    }
+
+    /**
+     * As {@link #decrypt(byte[], String, String, String)}, with the base64 ciphertext given as ASCII bytes in place
+     * (the envelope's own bytes: no String of it is made).
+     */
+    static byte[] decrypt(byte[] apiV3Key, String nonce, String associatedData, byte[] base64, int from, int length)
+            throws NotifyRejection {
+        if (apiV3Key == null || apiV3Key.length != KEY_BYTES || nonce == null) {
             throw NotifyRejection.unauthenticated(Cause.DECRYPTION);
         }
         byte[] iv = nonce.getBytes(StandardCharsets.UTF_8);
@@ -51,7 +65,11 @@ final class WechatV3Decryptor {
         }
         byte[] sealed;
         try {
-            sealed = Base64.getDecoder().decode(ciphertext);
+            sealed = Base64.getDecoder()
+                    .decode(
+                            from == 0 && length == base64.length
+                                    ? base64
+                                    : java.util.Arrays.copyOfRange(base64, from, from + length));
         } catch (IllegalArgumentException e) {
             throw NotifyRejection.unauthenticated(Cause.DECRYPTION);
         }

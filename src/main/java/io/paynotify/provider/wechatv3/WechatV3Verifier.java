@@ -1,5 +1,6 @@
 package io.paynotify.provider.wechatv3;
 
+import io.paynotify.provider.Fields;
 import io.paynotify.provider.NotifyRejection;
 import io.paynotify.provider.NotifyRejection.Cause;
 import io.paynotify.provider.RawNotify;
@@ -12,7 +13,6 @@ import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Function;
-import java.util.regex.Pattern;
 
 /**
  * The v3 header signature (WeChat Pay v3 signing rules), checked on the raw body before any JSON is read: SHA256withRSA
@@ -43,12 +43,12 @@ final class WechatV3Verifier {
     static final long MAX_SKEW_SECONDS = 300;
 
     /** Unix seconds; twelve digits is far beyond any real time and keeps the arithmetic from overflowing. */
-    private static final Pattern UNIX_SECONDS = Pattern.compile("[0-9]{1,12}");
+    private static final int MAX_TIMESTAMP_DIGITS = 12;
     /**
      * Visible ASCII only: a nonce with a line feed could move bytes between the nonce and body lines of the signed
      * message while the signature still held.
      */
-    private static final Pattern NONCE_TEXT = Pattern.compile("[\\x21-\\x7E]{1,128}");
+    private static final int MAX_NONCE_CHARS = 128;
     /** Base64 of a signature made with an RSA key of up to 8192 bits is shorter than this. */
     private static final int MAX_SIGNATURE_CHARS = 1400;
 
@@ -83,8 +83,8 @@ final class WechatV3Verifier {
         if (types.size() > 1 || (types.size() == 1 && !RSA_SIGNATURE_TYPE.equals(types.get(0)))) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
-        if (!UNIX_SECONDS.matcher(timestamp).matches()
-                || !NONCE_TEXT.matcher(nonce).matches()
+        if (!isDigits(timestamp, MAX_TIMESTAMP_DIGITS)
+                || !Fields.isVisibleAscii(nonce, MAX_NONCE_CHARS)
                 || signature.startsWith(PROBE_PREFIX)
                 || signature.length() > MAX_SIGNATURE_CHARS) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
@@ -130,6 +130,20 @@ final class WechatV3Verifier {
             // a signature of the wrong length or a key of the wrong type: not verified
             return false;
         }
+    }
+
+    /** 1 to {@code max} ASCII digits. */
+    private static boolean isDigits(String s, int max) {
+        int n = s.length();
+        if (n == 0 || n > max) {
+            return false;
+        }
+        for (int i = 0; i < n; i++) {
+            if (s.charAt(i) < '0' || s.charAt(i) > '9') {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The header's one value; absent, empty or sent more than once is 401. */
