@@ -54,30 +54,6 @@ class AdminEventsTest {
         return page.getList("items.id", String.class);
     }
 
-    /**
-     * Puts one delivery where the worker leaves it: a final state, or PENDING due in an hour; its lease is dropped,
-     * so an attempt in flight right now can no longer record itself.
-     */
-    static void freeze(String eventId, String client, String state, int attempts) {
-        int n = Db.update(
-                "UPDATE deliveries SET state = ?, attempts = ?, lease_until = NULL, lease_token = NULL,"
-                        + " next_attempt_at = now() + interval '1 hour' WHERE client_id = ?"
-                        + " AND event_id = (SELECT id FROM events WHERE event_id = ?)",
-                state,
-                attempts,
-                client,
-                eventId);
-        assertEquals(1, n, "one delivery of " + eventId + " to " + client);
-    }
-
-    static Map<String, Object> delivery(String eventId, String client) {
-        return Db.row(
-                "SELECT d.* FROM deliveries d JOIN events e ON e.id = d.event_id WHERE e.event_id = ?"
-                        + " AND d.client_id = ?",
-                eventId,
-                client);
-    }
-
     static String time(Object dbTime) {
         return dbTime == null ? null : HttpDates.jsonTime((Instant) dbTime);
     }
@@ -116,15 +92,15 @@ class AdminEventsTest {
     void listShowsTheStoredEventJsonAndEachDeliveryNewestFirst() {
         String older = HookEvents.paidOnHookChannel();
         String newer = HookEvents.paidOnHookChannel();
-        freeze(older, TestChannels.HOOK_A, "FAILED", 4);
+        HookEvents.freeze(older, TestChannels.HOOK_A, "FAILED", 4);
         Db.update(
                 "UPDATE deliveries SET last_status = 503, last_error = 'timeout', last_attempt_at = now()"
                         + " WHERE client_id = ? AND event_id = (SELECT id FROM events WHERE event_id = ?)",
                 TestChannels.HOOK_A,
                 older);
-        freeze(older, TestChannels.HOOK_B, "SUCCEEDED", 1);
-        freeze(newer, TestChannels.HOOK_A, "PENDING", 0);
-        freeze(newer, TestChannels.HOOK_B, "PENDING", 0);
+        HookEvents.freeze(older, TestChannels.HOOK_B, "SUCCEEDED", 1);
+        HookEvents.freeze(newer, TestChannels.HOOK_A, "PENDING", 0);
+        HookEvents.freeze(newer, TestChannels.HOOK_B, "PENDING", 0);
 
         JsonPath page = get("/admin/events?channel=" + TestChannels.WX_HOOK + "&limit=2");
         assertEquals(List.of(newer, older), ids(page));
@@ -143,8 +119,8 @@ class AdminEventsTest {
             assertEquals(2, deliveries.size());
             assertEquals(DELIVERY_KEYS, List.copyOf(deliveries.get(0).keySet()));
             assertFalse(deliveries.get(0).containsKey("attemptLog"), "the list shows no attempt log");
-            assertEquals(expected(delivery(id, TestChannels.HOOK_A)), deliveries.get(0));
-            assertEquals(expected(delivery(id, TestChannels.HOOK_B)), deliveries.get(1));
+            assertEquals(expected(HookEvents.delivery(id, TestChannels.HOOK_A)), deliveries.get(0));
+            assertEquals(expected(HookEvents.delivery(id, TestChannels.HOOK_B)), deliveries.get(1));
         }
         Map<String, Object> failed = page.getMap("items[1].deliveries[0]");
         assertEquals("FAILED", failed.get("state"));
@@ -160,10 +136,10 @@ class AdminEventsTest {
         String paid = HookEvents.paidOnHookChannel();
         String closed = closedOnHookChannel();
         String elsewhere = HookEvents.paidOnWxChannel();
-        freeze(paid, TestChannels.HOOK_A, "FAILED", 3);
-        freeze(paid, TestChannels.HOOK_B, "SUCCEEDED", 1);
-        freeze(closed, TestChannels.HOOK_A, "SUCCEEDED", 1);
-        freeze(closed, TestChannels.HOOK_B, "PENDING", 0);
+        HookEvents.freeze(paid, TestChannels.HOOK_A, "FAILED", 3);
+        HookEvents.freeze(paid, TestChannels.HOOK_B, "SUCCEEDED", 1);
+        HookEvents.freeze(closed, TestChannels.HOOK_A, "SUCCEEDED", 1);
+        HookEvents.freeze(closed, TestChannels.HOOK_B, "PENDING", 0);
         List<String> mine = List.of(paid, closed, elsewhere);
 
         // which of this test's events each filter keeps (the lists also hold other tests' events)
@@ -251,10 +227,10 @@ class AdminEventsTest {
     @Test
     void oneEventShowsEveryAttemptOfEachDelivery() {
         String id = HookEvents.paidOnHookChannel();
-        freeze(id, TestChannels.HOOK_A, "FAILED", 2);
-        freeze(id, TestChannels.HOOK_B, "SUCCEEDED", 1);
-        long a = ((Number) delivery(id, TestChannels.HOOK_A).get("id")).longValue();
-        long b = ((Number) delivery(id, TestChannels.HOOK_B).get("id")).longValue();
+        HookEvents.freeze(id, TestChannels.HOOK_A, "FAILED", 2);
+        HookEvents.freeze(id, TestChannels.HOOK_B, "SUCCEEDED", 1);
+        long a = ((Number) HookEvents.delivery(id, TestChannels.HOOK_A).get("id")).longValue();
+        long b = ((Number) HookEvents.delivery(id, TestChannels.HOOK_B).get("id")).longValue();
         String insert = "INSERT INTO delivery_attempts (delivery_id, at, status, error, duration_ms)"
                 + " VALUES (?, now() - ?::interval, ?, ?, ?)";
         Db.update(insert, a, "2 minutes", 503, null, 120);
@@ -271,7 +247,7 @@ class AdminEventsTest {
         assertEquals(keys, List.copyOf(event.getMap("deliveries[0]").keySet()));
         for (int i = 0; i < 2; i++) {
             String client = i == 0 ? TestChannels.HOOK_A : TestChannels.HOOK_B;
-            Map<String, Object> row = delivery(id, client);
+            Map<String, Object> row = HookEvents.delivery(id, client);
             var shown = new LinkedHashMap<>(event.getMap("deliveries[" + i + "]"));
             List<Map<String, Object>> log = event.getList("deliveries[" + i + "].attemptLog");
             shown.remove("attemptLog");
@@ -346,7 +322,7 @@ class AdminEventsTest {
     @Test
     void redeliverQueuesAgainResetsTheCountAndRefusesWhileInFlight() {
         String id = HookEvents.paidOnHookChannel();
-        String urlA = (String) delivery(id, TestChannels.HOOK_A).get("webhook_url");
+        String urlA = (String) HookEvents.delivery(id, TestChannels.HOOK_A).get("webhook_url");
         // hook-a's webhook disabled, so that the worker leaves hook-a's delivery PENDING once it is queued again
         Db.update(
                 "INSERT INTO webhook_endpoints (client_id, webhook_url, disabled_at) VALUES (?, ?, now())"
@@ -354,20 +330,20 @@ class AdminEventsTest {
                 TestChannels.HOOK_A,
                 urlA);
         try {
-            freeze(id, TestChannels.HOOK_A, "FAILED", 7);
-            freeze(id, TestChannels.HOOK_B, "SUCCEEDED", 9);
+            HookEvents.freeze(id, TestChannels.HOOK_A, "FAILED", 7);
+            HookEvents.freeze(id, TestChannels.HOOK_B, "SUCCEEDED", 9);
             long attemptsLogged = Db.count(
                     "SELECT count(*) FROM delivery_attempts WHERE delivery_id = ?",
-                    delivery(id, TestChannels.HOOK_A).get("id"));
+                    HookEvents.delivery(id, TestChannels.HOOK_A).get("id"));
 
             redeliver(id, "?client=" + TestChannels.HOOK_A).statusCode(202);
-            Map<String, Object> a = delivery(id, TestChannels.HOOK_A);
+            Map<String, Object> a = HookEvents.delivery(id, TestChannels.HOOK_A);
             assertEquals("PENDING", a.get("state"));
             assertEquals(0, a.get("attempts"));
             assertNull(a.get("lease_until"));
             assertTrue(
                     !((Instant) a.get("next_attempt_at")).isAfter(Instant.now().plusSeconds(1)), "due now");
-            Map<String, Object> b = delivery(id, TestChannels.HOOK_B);
+            Map<String, Object> b = HookEvents.delivery(id, TestChannels.HOOK_B);
             assertEquals("SUCCEEDED", b.get("state"), "only hook-a's delivery was queued again");
             assertEquals(9, b.get("attempts"));
             JsonPath shown = get("/admin/events/" + id);
@@ -385,16 +361,17 @@ class AdminEventsTest {
                     .contentType("application/problem+json")
                     .body("status", equalTo(409));
             redeliver(id, "").statusCode(409);
-            assertEquals(2, delivery(id, TestChannels.HOOK_A).get("attempts"));
-            assertEquals("SUCCEEDED", delivery(id, TestChannels.HOOK_B).get("state"));
+            assertEquals(2, HookEvents.delivery(id, TestChannels.HOOK_A).get("attempts"));
+            assertEquals(
+                    "SUCCEEDED", HookEvents.delivery(id, TestChannels.HOOK_B).get("state"));
             Db.update("UPDATE deliveries SET lease_until = NULL WHERE id = ?", a.get("id"));
 
             // without client: every delivery of the event, whatever its state
             redeliver(id, "").statusCode(202);
-            a = delivery(id, TestChannels.HOOK_A);
+            a = HookEvents.delivery(id, TestChannels.HOOK_A);
             assertEquals("PENDING", a.get("state"));
             assertEquals(0, a.get("attempts"));
-            b = delivery(id, TestChannels.HOOK_B);
+            b = HookEvents.delivery(id, TestChannels.HOOK_B);
             // hook-b's webhook is enabled: the worker may already have attempted it (at most three times in all)
             assertTrue(((Number) b.get("attempts")).intValue() <= 3, "the count was reset: " + b.get("attempts"));
 

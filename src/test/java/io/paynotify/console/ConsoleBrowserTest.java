@@ -258,7 +258,7 @@ class ConsoleBrowserTest {
     @Order(3)
     void redeliversAnEventFromTheOrderTimeline() {
         String event = HookEvents.paidOnHookChannel();
-        freeze(event, TestChannels.HOOK_B, "FAILED", 3);
+        HookEvents.freeze(event, TestChannels.HOOK_B, "FAILED", 3);
         Db.update(
                 "UPDATE deliveries SET last_status = 500, last_error = NULL, last_attempt_at = now()"
                         + " WHERE client_id = ? AND event_id = (SELECT id FROM events WHERE event_id = ?)",
@@ -279,8 +279,8 @@ class ConsoleBrowserTest {
         waitForText(By.id("flash"), "Redelivery queued");
         Awaitility.await()
                 .atMost(WAIT)
-                .until(() ->
-                        !"FAILED".equals(deliveryRow(event, TestChannels.HOOK_B).get("state")));
+                .until(() -> !"FAILED"
+                        .equals(HookEvents.delivery(event, TestChannels.HOOK_B).get("state")));
         // the page shows the delivery again, queued or already delivered
         new WebDriverWait(driver, WAIT).until(d -> {
             String t = d.findElement(delivery(event, TestChannels.HOOK_B)).getText();
@@ -289,8 +289,9 @@ class ConsoleBrowserTest {
         Awaitility.await()
                 .atMost(WAIT)
                 .until(() -> "SUCCEEDED"
-                        .equals(deliveryRow(event, TestChannels.HOOK_B).get("state")));
-        assertEquals("SUCCEEDED", deliveryRow(event, TestChannels.HOOK_A).get("state"), "hook-a was not touched");
+                        .equals(HookEvents.delivery(event, TestChannels.HOOK_B).get("state")));
+        assertEquals(
+                "SUCCEEDED", HookEvents.delivery(event, TestChannels.HOOK_A).get("state"), "hook-a was not touched");
         assertNoPolicyViolations();
     }
 
@@ -299,7 +300,7 @@ class ConsoleBrowserTest {
     void theWebhooksPageShowsADisabledWebhookAndEnablesIt() {
         // hook-b's webhook answered 410: that delivery FAILED and the webhook is disabled (as the worker leaves it)
         String gone = HookEvents.paidOnHookChannel();
-        freeze(gone, TestChannels.HOOK_B, "FAILED", 1);
+        HookEvents.freeze(gone, TestChannels.HOOK_B, "FAILED", 1);
         Db.update(
                 "UPDATE deliveries SET last_status = 410, last_error = NULL, last_attempt_at = now()"
                         + " WHERE client_id = ? AND event_id = (SELECT id FROM events WHERE event_id = ?)",
@@ -316,8 +317,10 @@ class ConsoleBrowserTest {
         Awaitility.await()
                 .atMost(WAIT)
                 .until(() -> "SUCCEEDED"
-                        .equals(deliveryRow(waiting, TestChannels.HOOK_A).get("state")));
-        assertEquals("PENDING", deliveryRow(waiting, TestChannels.HOOK_B).get("state"));
+                        .equals(HookEvents.delivery(waiting, TestChannels.HOOK_A)
+                                .get("state")));
+        assertEquals(
+                "PENDING", HookEvents.delivery(waiting, TestChannels.HOOK_B).get("state"));
 
         signInWithTheToken();
         open("#/webhooks");
@@ -341,8 +344,9 @@ class ConsoleBrowserTest {
         Awaitility.await()
                 .atMost(WAIT)
                 .until(() -> "SUCCEEDED"
-                        .equals(deliveryRow(waiting, TestChannels.HOOK_B).get("state")));
-        assertEquals("FAILED", deliveryRow(gone, TestChannels.HOOK_B).get("state"));
+                        .equals(HookEvents.delivery(waiting, TestChannels.HOOK_B)
+                                .get("state")));
+        assertEquals("FAILED", HookEvents.delivery(gone, TestChannels.HOOK_B).get("state"));
         // after a reload the console still knows that it enabled the webhook after that 410
         driver.navigate().refresh();
         waitForText(By.cssSelector("tr.disabled-row[data-client='" + TestChannels.HOOK_B + "']"), "ENABLED");
@@ -441,27 +445,6 @@ class ConsoleBrowserTest {
                 .closed()
                 .attention("PAID_AFTER_CLOSE")
                 .insert();
-    }
-
-    /** Puts a delivery where the worker leaves it (a final state, or PENDING due in an hour), its lease dropped. */
-    static void freeze(String eventId, String client, String state, int attempts) {
-        int n = Db.update(
-                "UPDATE deliveries SET state = ?, attempts = ?, lease_until = NULL, lease_token = NULL,"
-                        + " next_attempt_at = now() + interval '1 hour' WHERE client_id = ?"
-                        + " AND event_id = (SELECT id FROM events WHERE event_id = ?)",
-                state,
-                attempts,
-                client,
-                eventId);
-        assertEquals(1, n, "one delivery of " + eventId + " to " + client);
-    }
-
-    static Map<String, Object> deliveryRow(String eventId, String client) {
-        return Db.row(
-                "SELECT d.* FROM deliveries d JOIN events e ON e.id = d.event_id WHERE e.event_id = ?"
-                        + " AND d.client_id = ?",
-                eventId,
-                client);
     }
 
     static String id() {

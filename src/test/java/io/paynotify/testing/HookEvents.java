@@ -52,4 +52,28 @@ public final class HookEvents {
                         .get("id"))
                 .longValue();
     }
+    /**
+     * Puts one delivery where the worker leaves it: a final state, or PENDING due in an hour; its lease is dropped,
+     * so an attempt in flight right now can no longer record itself.
+     */
+    public static void freeze(String eventId, String client, String state, int attempts) {
+        int n = Db.update(
+                "UPDATE deliveries SET state = ?, attempts = ?, lease_until = NULL, lease_token = NULL,"
+                        + " next_attempt_at = now() + interval '1 hour' WHERE client_id = ?"
+                        + " AND event_id = (SELECT id FROM events WHERE event_id = ?)",
+                state,
+                attempts,
+                client,
+                eventId);
+        org.junit.jupiter.api.Assertions.assertEquals(1, n, "one delivery of " + eventId + " to " + client);
+    }
+
+    /** The deliveries row of this event to this client, as column-name map. */
+    public static java.util.Map<String, Object> delivery(String eventId, String client) {
+        return Db.row(
+                "SELECT d.* FROM deliveries d JOIN events e ON e.id = d.event_id WHERE e.event_id = ?"
+                        + " AND d.client_id = ?",
+                eventId,
+                client);
+    }
 }
