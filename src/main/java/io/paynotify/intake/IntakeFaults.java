@@ -18,6 +18,11 @@ public class IntakeFaults {
         // no fault outside tests
     }
 
+    /** Called by a writer when it is done with a batch of {@code size} (committed, failed or given up). */
+    public void afterBatch(int size) {
+        // no fault outside tests
+    }
+
     /** Called inside the transaction (on its connection), right after the notification row was inserted. */
     public void afterNotificationInsert(Connection c, VerifiedNotification n) throws SQLException {
         // no fault outside tests

@@ -248,6 +248,7 @@ public class NotificationIntake {
                 queue.drainTo(batch, MAX_BATCH - 1);
                 try {
                     runBatch(batch);
+                    faults.afterBatch(batch.size());
                 } catch (Throwable t) {
                     // a bug must not leave a member unanswered, nor stop the writer
                     LOG.errorf(

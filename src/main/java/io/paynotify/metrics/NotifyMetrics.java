@@ -106,7 +106,7 @@ public class NotifyMetrics {
     static final List<String> WEBHOOK_RESULTS = List.of("success", "failure", "gone");
 
     /**
-     * The reasons an ANOMALY can carry (CONTRACT.md §1 and §7): every reason but the IGNORED-only ones. Their
+     * The reasons an ANOMALY can carry (docs/api.md: the outcome matrix and the refund table): every reason but the IGNORED-only ones. Their
      * notification series, and the attention gauges, are registered at zero for every configured channel, so that an
      * {@code increase()} alert sees the first {@code AMOUNT_MISMATCH} after a start instead of a series that appears
      * out of nowhere at 1 (which {@code increase()} reads as no increase).

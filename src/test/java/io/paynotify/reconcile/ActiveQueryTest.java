@@ -47,7 +47,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The active query of CONTRACT.md §9 end to end: the service queries the simulator's gateway on localhost (real HTTP,
+ * The active query (docs/api.md "Active query") end to end: the service queries the simulator's gateway on localhost (real HTTP,
  * real signatures both ways: the gateway checks the service's request signatures like the provider, the service
  * checks the gateway's answers like a provider's), and a verified answer goes through the notification intake. The
  * schedule is 2 s, 30 min, 1 h: each order here is due 2 s after its creation, and then not again during the run.

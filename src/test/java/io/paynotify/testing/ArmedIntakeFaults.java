@@ -43,6 +43,7 @@ public class ArmedIntakeFaults extends IntakeFaults {
 
     private static final Map<String, Fault> ARMED = new ConcurrentHashMap<>();
     private static final List<Integer> SIZES = new CopyOnWriteArrayList<>();
+    private static final List<Integer> DONE = new CopyOnWriteArrayList<>();
     private static volatile CountDownLatch gate;
 
     /** The next intake transactions of this outTradeNo fail after the insert, until {@link #disarm}. */
@@ -62,6 +63,7 @@ public class ArmedIntakeFaults extends IntakeFaults {
     /** Writers stop before their next batch (at most 30 s) until {@link #releaseBatches()}; sizes are recorded anew. */
     public static void holdBatches() {
         SIZES.clear();
+        DONE.clear();
         gate = new CountDownLatch(1);
     }
 
@@ -76,6 +78,16 @@ public class ArmedIntakeFaults extends IntakeFaults {
     /** The size of every batch a writer started since {@link #holdBatches()}, in start order. */
     public static List<Integer> batchSizes() {
         return List.copyOf(SIZES);
+    }
+
+    /** How many batches a writer finished (committed, failed or gave up) since {@link #holdBatches()}. */
+    public static int finishedBatches() {
+        return DONE.size();
+    }
+
+    @Override
+    public void afterBatch(int size) {
+        DONE.add(size);
     }
 
     @Override

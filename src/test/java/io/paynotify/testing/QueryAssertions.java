@@ -13,7 +13,7 @@ import io.paynotify.core.query.QueryResult;
 import java.time.Duration;
 import java.util.function.Supplier;
 
-/** What every provider's query client must answer alike (CONTRACT.md §9), for the query clients' unit tests. */
+/** What every provider's query client must answer alike (docs/api.md "Active query"), for the query clients' unit tests. */
 public final class QueryAssertions {
 
     private QueryAssertions() {}

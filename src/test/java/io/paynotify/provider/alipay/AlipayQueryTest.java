@@ -42,7 +42,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * Alipay's {@code alipay.trade.query} (CONTRACT.md §9) against a local gateway: the signed form as the SDK builds
+ * Alipay's {@code alipay.trade.query} (docs/api.md "Active query") against a local gateway: the signed form as the SDK builds
  * it; answers signed over the response object's exact text with an Alipay key generated here; every class of §9's
  * table and every way an answer fails its checks.
  */

@@ -37,7 +37,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The WeChat Pay v2 order query (CONTRACT.md §9) against a local gateway: the request as WeChat expects it, signed
+ * The WeChat Pay v2 order query (docs/api.md "Active query") against a local gateway: the request as WeChat expects it, signed
  * like a notification; every class of §9's table; every way an answer fails its checks.
  */
 @Tag("unit")
@@ -64,7 +64,7 @@ class WechatV2QueryTest {
         gateway.close();
     }
 
-    /** The fields WeChat answers for a found trade in that state (PROTOCOLS.md §8). */
+    /** The fields WeChat answers for a found trade in that state (the provider's query API). */
     static Map<String, String> found(String tradeState) {
         var f = new LinkedHashMap<String, String>();
         f.put("return_code", "SUCCESS");
@@ -133,7 +133,7 @@ class WechatV2QueryTest {
 
     @Test
     void theSignerReproducesThePublishedVectors() {
-        // PROTOCOLS.md §1.4: WeChat's own worked example of the v2 signature
+        // WeChat's own worked example of the v2 signature
         var f = new LinkedHashMap<String, String>();
         f.put("appid", "wxd930ea5d5a258f4f");
         f.put("mch_id", "10000100");

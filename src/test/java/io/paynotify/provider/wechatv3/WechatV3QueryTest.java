@@ -42,7 +42,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The WeChat Pay v3 order query (CONTRACT.md §9) against a local gateway: the signed request as wechatpay-java
+ * The WeChat Pay v3 order query (docs/api.md "Active query") against a local gateway: the signed request as wechatpay-java
  * builds it; answers signed in their {@code Wechatpay-*} headers with platform keys generated here; every class of
  * §9's table and every way an answer fails its checks.
  */

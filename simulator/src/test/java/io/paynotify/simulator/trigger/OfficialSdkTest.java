@@ -206,7 +206,7 @@ class OfficialSdkTest {
                     () -> parser(TestKeys.otherPublicKey()).parse(request(n), Transaction.class));
         }
 
-        /** The SDK checks no freshness (PROTOCOLS.md §2.3): the stale notice verifies, 10 minutes old. */
+        /** The SDK checks no freshness (as its source shows): the stale notice verifies, 10 minutes old. */
         @Test
         void staleNoticeIsSignedButTenMinutesOld() {
             Notice n = notices().stale(trade(Provider.WECHATPAY_V3)).orElseThrow();

@@ -8,10 +8,10 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** The simulator's primitives against the published test vectors of PROTOCOLS.md. */
+/** The simulator's primitives against the providers' published test vectors. */
 class PublishedVectorsTest {
 
-    /** WeChat's v2 signing example (PROTOCOLS.md §1.4). */
+    /** WeChat's v2 signing example. */
     @Test
     void wechatV2SignatureExample() {
         Map<String, String> f = new LinkedHashMap<>();
@@ -27,7 +27,7 @@ class PublishedVectorsTest {
                 WechatV2Notices.sign(f, "HMAC-SHA256", key));
     }
 
-    /** The req_info key is the lowercase hex MD5 of the API key (PROTOCOLS.md §1.8). */
+    /** The req_info key is the lowercase hex MD5 of the API key. */
     @Test
     void reqInfoKeyDerivation() {
         assertEquals(
@@ -36,7 +36,7 @@ class PublishedVectorsTest {
                         .formatHex(Crypto.md5("192006250b4c09247ec02edce69f6a2d".getBytes(StandardCharsets.UTF_8))));
     }
 
-    /** wechatpay-java's AeadAesCipherTest vector (PROTOCOLS.md §2.4). */
+    /** wechatpay-java's AeadAesCipherTest vector. */
     @Test
     void wechatV3AesGcmVector() {
         assertEquals(
