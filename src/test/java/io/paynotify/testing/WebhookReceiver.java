@@ -14,8 +14,10 @@ import java.util.Map;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
 
 /**
  * A merchant's webhook endpoint on 127.0.0.1 for the tests: it records every delivery (headers, body, time) and
@@ -50,6 +52,9 @@ public final class WebhookReceiver {
 
     private final HttpServer server;
     private final List<Received> received = new CopyOnWriteArrayList<>();
+    /** Opened (and replaced) by {@link #releaseHeld()}: a delayed answer waits on it at most its delay. */
+    private volatile CountDownLatch held = new CountDownLatch(1);
+
     private final Map<String, BlockingQueue<Answer>> scripts = new ConcurrentHashMap<>();
 
     private WebhookReceiver(int port) throws IOException {
@@ -95,6 +100,14 @@ public final class WebhookReceiver {
     public void reset() {
         scripts.clear();
         received.clear();
+        releaseHeld();
+    }
+
+    /** Lets every answer held for its scripted delay go now (a test that is done with a slow endpoint). */
+    public void releaseHeld() {
+        CountDownLatch open = held;
+        held = new CountDownLatch(1);
+        open.countDown();
     }
 
     /** Everything received so far, in order of arrival. */
@@ -121,8 +134,9 @@ public final class WebhookReceiver {
             a = Answer.status(204);
         }
         if (!a.delay().isZero()) {
+            // a slow merchant endpoint: the answer is held for its delay, or until the test lets it go
             try {
-                Thread.sleep(a.delay().toMillis()); // the slow merchant endpoint is what such a test is about
+                held.await(a.delay().toMillis(), TimeUnit.MILLISECONDS);
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
