@@ -381,7 +381,7 @@ public class NotificationIntake {
         }
         Map<String, OrderRow> orders = Orders.lockAll(c, orderKeys.values());
         Map<String, String> holders = Orders.transactionHolders(c, transactionKeys.values());
-        var changed = new HashSet<String>();
+        var stale = new HashSet<String>();
         Object[] out = new Object[members.size()];
         for (int i = 0; i < members.size(); i++) {
             Member m = members.get(i);
@@ -392,7 +392,7 @@ public class NotificationIntake {
             }
             if (!isolated) {
                 try {
-                    out[i] = applyMember(c, m, orders, holders, changed, 1);
+                    out[i] = applyMember(c, m, orders, holders, stale, 1);
                 } catch (SQLException | RuntimeException e) {
                     throw new MemberFailed();
                 }
@@ -401,13 +401,13 @@ public class NotificationIntake {
             for (int attempt = 1; ; attempt++) {
                 Savepoint savepoint = c.setSavepoint();
                 try {
-                    Result r = applyMember(c, m, orders, holders, changed, attempt);
+                    Result r = applyMember(c, m, orders, holders, stale, attempt);
                     c.releaseSavepoint(savepoint);
                     out[i] = r;
                     break;
                 } catch (SQLException e) {
                     c.rollback(savepoint);
-                    changed.add(m.key);
+                    stale.add(m.key);
                     if (Transactions.conflict(e) && attempt < 3) {
                         continue;
                     }
@@ -415,7 +415,7 @@ public class NotificationIntake {
                     break;
                 } catch (RuntimeException e) {
                     c.rollback(savepoint);
-                    changed.add(m.key);
+                    stale.add(m.key);
                     out[i] = e;
                     break;
                 }
@@ -433,11 +433,11 @@ public class NotificationIntake {
             Member m,
             Map<String, OrderRow> orders,
             Map<String, String> holders,
-            Set<String> changed,
+            Set<String> stale,
             int attempt)
             throws SQLException {
         VerifiedNotification n = m.n;
-        if (changed.remove(m.key)) {
+        if (stale.remove(m.key)) {
             // an earlier member of this order was rolled back to its savepoint: read the row again, under our lock
             orders.put(m.key, Orders.find(c, n.channel(), n.outTradeNo()));
         }

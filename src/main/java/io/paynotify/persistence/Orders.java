@@ -188,17 +188,9 @@ public final class Orders {
      * them keyed by {@link #key}. Missing orders are simply absent.
      */
     public static Map<String, OrderRow> lockAll(Connection c, Collection<String[]> pairs) throws SQLException {
-        String[] channels = new String[pairs.size()];
-        String[] numbers = new String[pairs.size()];
-        int i = 0;
-        for (String[] p : pairs) {
-            channels[i] = p[0];
-            numbers[i++] = p[1];
-        }
         var out = new HashMap<String, OrderRow>();
         try (PreparedStatement ps = c.prepareStatement(LOCK_ALL)) {
-            ps.setArray(1, c.createArrayOf("text", channels));
-            ps.setArray(2, c.createArrayOf("text", numbers));
+            bindPairs(c, ps, pairs);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     OrderRow row = map(rs);
@@ -218,16 +210,8 @@ public final class Orders {
         if (pairs.isEmpty()) {
             return out;
         }
-        String[] providers = new String[pairs.size()];
-        String[] ids = new String[pairs.size()];
-        int i = 0;
-        for (String[] p : pairs) {
-            providers[i] = p[0];
-            ids[i++] = p[1];
-        }
         try (PreparedStatement ps = c.prepareStatement(TRANSACTION_HOLDERS)) {
-            ps.setArray(1, c.createArrayOf("text", providers));
-            ps.setArray(2, c.createArrayOf("text", ids));
+            bindPairs(c, ps, pairs);
             try (ResultSet rs = ps.executeQuery()) {
                 while (rs.next()) {
                     out.put(rs.getString(1) + '\n' + rs.getString(2), key(rs.getString(3), rs.getString(4)));
@@ -235,6 +219,19 @@ public final class Orders {
             }
         }
         return out;
+    }
+
+    /** Binds pairs as the two text arrays of {@code unnest(?::text[], ?::text[])}: firsts, then seconds. */
+    private static void bindPairs(Connection c, PreparedStatement ps, Collection<String[]> pairs) throws SQLException {
+        String[] firsts = new String[pairs.size()];
+        String[] seconds = new String[pairs.size()];
+        int i = 0;
+        for (String[] p : pairs) {
+            firsts[i] = p[0];
+            seconds[i++] = p[1];
+        }
+        ps.setArray(1, c.createArrayOf("text", firsts));
+        ps.setArray(2, c.createArrayOf("text", seconds));
     }
 
     /** The in-process key of an order: channel and outTradeNo, which never contains a newline. */
