@@ -7,7 +7,7 @@ import java.time.Instant;
 /**
  * One row of {@code refunds}, as {@link Refunds} reads it.
  *
- * @param amount fen this refund added to the order's refunded amount (0 unless SUCCESS)
+ * @param amount fen: the refund's amount, whatever its status (only SUCCESS refunds count in the order's refunded amount)
  * @param succeededAt when it succeeded, or null
  */
 public record RefundRow(

@@ -27,9 +27,10 @@ public final class Refunds {
      */
     private static final String UPSERT = "INSERT INTO refunds (order_id, channel, out_trade_no, out_refund_no,"
             + " refund_id, amount_minor, status, succeeded_at, created_at, updated_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
+            + " VALUES (?, ?, ?, ?, ?, coalesce(?, 0), ?, ?, ?, ?)"
             + " ON CONFLICT (channel, out_trade_no, out_refund_no) DO UPDATE SET"
-            + " refund_id = coalesce(EXCLUDED.refund_id, refunds.refund_id), amount_minor = EXCLUDED.amount_minor,"
+            + " refund_id = coalesce(EXCLUDED.refund_id, refunds.refund_id),"
+            + " amount_minor = coalesce(?, refunds.amount_minor),"
             + " status = EXCLUDED.status, succeeded_at = EXCLUDED.succeeded_at, updated_at = EXCLUDED.updated_at"
             + " WHERE refunds.status <> 'SUCCESS' AND refunds.status <> 'CLOSED'";
 
@@ -54,7 +55,8 @@ public final class Refunds {
     }
 
     /**
-     * Writes a decided change. A final refund (SUCCESS or CLOSED) is never changed again: the conditional update
+     * Writes a decided change. A change that states no amount keeps the one the row holds (0 for a new row). A final
+     * refund (SUCCESS or CLOSED) is never changed again: the conditional update
      * refuses, and that refusal under the row lock means the decision was made on a stale row, so nothing commits.
      */
     public static void apply(
@@ -66,14 +68,23 @@ public final class Refunds {
             ps.setString(3, outTradeNo);
             ps.setString(4, change.outRefundNo());
             ps.setString(5, change.refundId());
-            ps.setLong(6, change.amount());
+            setAmount(ps, 6, change.amount());
             ps.setString(7, change.status().name());
             ps.setTimestamp(8, change.succeededAt() == null ? null : Timestamp.from(change.succeededAt()));
             ps.setTimestamp(9, Timestamp.from(now));
             ps.setTimestamp(10, Timestamp.from(now));
+            setAmount(ps, 11, change.amount());
             if (ps.executeUpdate() != 1) {
                 throw new IllegalStateException("refund changed under its order's row lock");
             }
+        }
+    }
+
+    private static void setAmount(PreparedStatement ps, int index, Long amount) throws SQLException {
+        if (amount == null) {
+            ps.setNull(index, java.sql.Types.BIGINT);
+        } else {
+            ps.setLong(index, amount);
         }
     }
 

@@ -119,6 +119,28 @@ class RefundIntakeTest {
     }
 
     @Test
+    void aV2RefundNoticesUnsignedOuterIdsNeverFlagTheOrder() throws Exception {
+        String no = newNo();
+        String txn = "4200" + no;
+        anOrder().channel(TestChannels.WX).outTradeNo(no).amount(100).paid(txn).insert();
+        // a captured genuine req_info under rewritten outer ids: only the encrypted part is authenticated
+        var f = WechatV2Fixtures.refundNotice(
+                WechatV2Fixtures.encryptReqInfo(refundInfo(no, txn, "R1", 30, "SUCCESS"), TestChannels.WX_KEY));
+        f.put("mch_id", "10000101");
+        f.put("appid", "wxffffffffffffffff");
+        f.put("sub_mch_id", "1900000109");
+        var r = http.send(v2Request(WechatV2Fixtures.body(f)), HttpResponse.BodyHandlers.ofString());
+        assertEquals(200, r.statusCode());
+        assertEquals("APPLIED", lastNotification(no).get("outcome"));
+        assertOrder(no, "PARTIALLY_REFUNDED", 30);
+        assertEquals(
+                List.of(),
+                Db.row("SELECT attention FROM orders WHERE out_trade_no = ?", no)
+                        .get("attention"),
+                "an unsigned field changes no attention");
+    }
+
+    @Test
     void aWechatV3FullRefund() throws Exception {
         String no = newNo();
         String txn = "4200" + no;
@@ -140,6 +162,78 @@ class RefundIntakeTest {
                 List.of("REFUND_ABNORMAL"),
                 Db.row("SELECT attention FROM orders WHERE out_trade_no = ?", no)
                         .get("attention"));
+    }
+
+    @Test
+    void aWechatV2RefundKeepsItsAmountWhateverItsStatus() throws Exception {
+        String no = newNo();
+        String txn = "4200" + no;
+        anOrder().channel(TestChannels.WX).outTradeNo(no).amount(100).paid(txn).insert();
+
+        // CHANGE: the refund did not reach the payer; how much did not is what an operator acts on
+        assertEquals(200, postV2(refundInfo(no, txn, "R1", 40, "CHANGE")).statusCode());
+        assertRefund(no, "R1", "ABNORMAL", 40);
+        assertEquals(40L, lastNotification(no).get("amount_minor"));
+        // a later REFUNDCLOSE of the same refund that omits refund_fee keeps the amount
+        var closing = refundInfo(no, txn, "R1", 40, "REFUNDCLOSE");
+        closing.remove("refund_fee");
+        assertEquals(200, postV2(closing).statusCode());
+        assertRefund(no, "R1", "CLOSED", 40);
+        // a REFUNDCLOSE first seen with its refund_fee
+        assertEquals(200, postV2(refundInfo(no, txn, "R2", 25, "REFUNDCLOSE")).statusCode());
+        assertRefund(no, "R2", "CLOSED", 25);
+        // neither counts in the refunded amount
+        assertOrder(no, "SUCCESS", 0);
+        JsonPath merchant =
+                new JsonPath(MerchantClient.a().get(TestChannels.WX, no).text());
+        assertEquals(List.of("R1", "R2"), merchant.getList("refunds.outRefundNo"));
+        assertEquals(List.of(40, 25), merchant.getList("refunds.amount"));
+        assertEquals(List.of("CLOSED", "CLOSED"), merchant.getList("refunds.status"));
+        assertEquals(0, merchant.getInt("refundedAmount"));
+    }
+
+    @Test
+    void aWechatV3RefundKeepsItsAmountWhateverItsStatus() throws Exception {
+        String no = newNo();
+        String txn = "4200" + no;
+        anOrder().channel(TestChannels.WX3).outTradeNo(no).amount(500).paid(txn).insert();
+
+        // first seen PROCESSING: created with the amount asked for, counted only once it succeeds
+        assertEquals(
+                204,
+                postV3("REFUND.PROCESSING", v3Refund(no, txn, "R-P", 70, "PROCESSING"))
+                        .statusCode());
+        assertRefund(no, "R-P", "PROCESSING", 70);
+        assertOrder(no, "SUCCESS", 0);
+        assertEquals(
+                204,
+                postV3("REFUND.SUCCESS", v3Refund(no, txn, "R-P", 70, "SUCCESS"))
+                        .statusCode());
+        assertRefund(no, "R-P", "SUCCESS", 70);
+        assertOrder(no, "PARTIALLY_REFUNDED", 70);
+
+        assertEquals(
+                204,
+                postV3("REFUND.ABNORMAL", v3Refund(no, txn, "R-A", 100, "ABNORMAL"))
+                        .statusCode());
+        assertRefund(no, "R-A", "ABNORMAL", 100);
+        assertEquals(
+                204,
+                postV3("REFUND.CLOSED", v3Refund(no, txn, "R-C", 60, "CLOSED")).statusCode());
+        assertRefund(no, "R-C", "CLOSED", 60);
+        assertEquals(60L, lastNotification(no).get("amount_minor"));
+
+        assertOrder(no, "PARTIALLY_REFUNDED", 70);
+        String admin = RestAssured.given()
+                .auth()
+                .oauth2(TestChannels.ADMIN_TOKEN)
+                .get("/admin/orders/" + TestChannels.WX3 + "/" + no)
+                .then()
+                .statusCode(200)
+                .extract()
+                .asString();
+        assertEquals(List.of(70, 100, 60), new JsonPath(admin).getList("refunds.amount"));
+        assertEquals(List.of("SUCCESS", "ABNORMAL", "CLOSED"), new JsonPath(admin).getList("refunds.status"));
     }
 
     @Test
@@ -261,6 +355,22 @@ class RefundIntakeTest {
         info.put("refund_id", "RID-" + outRefundNo);
         info.put("refund_fee", Long.toString(refundFee));
         return info;
+    }
+
+    static Map<String, Object> v3Refund(String no, String txn, String outRefundNo, long amount, String status) {
+        var r = WechatV3Fixtures.refund(no, txn, 500, amount);
+        r.put("out_refund_no", outRefundNo);
+        r.put("refund_status", status);
+        if (!status.equals("SUCCESS")) {
+            r.remove("success_time");
+        }
+        return r;
+    }
+
+    static void assertRefund(String no, String outRefundNo, String status, long amount) {
+        Map<String, Object> row = refund(no, outRefundNo);
+        assertEquals(status, row.get("status"), outRefundNo);
+        assertEquals(amount, row.get("amount_minor"), outRefundNo + ": the refund's amount");
     }
 
     static Map<String, String> alipayRefund(String no, String trade, String outBizNo, String refundFee, String status) {

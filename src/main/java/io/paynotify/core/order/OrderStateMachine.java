@@ -177,7 +177,12 @@ public final class OrderStateMachine {
         };
     }
 
+    /**
+     * A refund that moves to a status other than SUCCESS keeps the amount its notice states: an operator acting on an
+     * ABNORMAL or CLOSED refund needs to know how much did not reach the payer. A cumulative notice's amount is the
+     * trade's running total, not this refund's, so it states none here (Alipay notifies only successful refunds).
+     */
     private static RefundChange change(RefundNotice r, RefundStatus to) {
-        return new RefundChange(r.outRefundNo(), r.refundId(), to, 0, null);
+        return new RefundChange(r.outRefundNo(), r.refundId(), to, r.cumulative() ? null : r.amount(), null);
     }
 }

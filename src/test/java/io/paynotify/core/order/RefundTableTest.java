@@ -207,7 +207,7 @@ class RefundTableTest {
         assertOutcome(partial, Outcome.APPLIED, null, true);
         assertEquals(OrderState.PARTIALLY_REFUNDED, partial.newState());
         assertEquals(300L, partial.refundedAmount());
-        assertEquals(new RefundChange("R1", "RID1", RefundStatus.SUCCESS, 300, SUCCEEDED), partial.refund());
+        assertEquals(new RefundChange("R1", "RID1", RefundStatus.SUCCESS, 300L, SUCCEEDED), partial.refund());
 
         Decision full = decide(paid(300), null, wechat(RefundStatus.SUCCESS, 700));
         assertEquals(OrderState.REFUNDED, full.newState());
@@ -266,7 +266,8 @@ class RefundTableTest {
     void row14AbnormalFlagsTheOrderAndMarksTheRefund() {
         Decision d = decide(paid(0), null, wechat(RefundStatus.ABNORMAL, 300));
         assertOutcome(d, Outcome.ANOMALY, Reason.REFUND_ABNORMAL, true);
-        assertEquals(new RefundChange("R1", "RID1", RefundStatus.ABNORMAL, 0, null), d.refund());
+        // the amount that did not reach the payer is what an operator acts on
+        assertEquals(new RefundChange("R1", "RID1", RefundStatus.ABNORMAL, 300L, null), d.refund());
         assertNull(d.newState());
         assertNull(d.refundedAmount());
     }
@@ -275,7 +276,7 @@ class RefundTableTest {
     void row15ClosedIsApplied() {
         Decision d = decide(paid(0), new RefundSnapshot(RefundStatus.PROCESSING, 0), wechat(RefundStatus.CLOSED, 300));
         assertOutcome(d, Outcome.APPLIED, null, true);
-        assertEquals(new RefundChange("R1", "RID1", RefundStatus.CLOSED, 0, null), d.refund());
+        assertEquals(new RefundChange("R1", "RID1", RefundStatus.CLOSED, 300L, null), d.refund());
         assertNull(d.newState());
     }
 
@@ -283,11 +284,35 @@ class RefundTableTest {
     void row16ProcessingCreatesTheRefundIfAbsent() {
         Decision created = decide(paid(0), null, wechat(RefundStatus.PROCESSING, 300));
         assertOutcome(created, Outcome.IGNORED, Reason.NOT_FINAL, true);
-        assertEquals(new RefundChange("R1", "RID1", RefundStatus.PROCESSING, 0, null), created.refund());
+        assertEquals(new RefundChange("R1", "RID1", RefundStatus.PROCESSING, 300L, null), created.refund());
         Decision again =
                 decide(paid(0), new RefundSnapshot(RefundStatus.PROCESSING, 0), wechat(RefundStatus.PROCESSING, 300));
         assertOutcome(again, Outcome.IGNORED, Reason.NOT_FINAL, true);
         assertNothingApplied(again);
+    }
+
+    @Test
+    void aRefundThatIsNotSuccessKeepsTheAmountItsNoticeStatesAndOnlySuccessCounts() {
+        for (RefundStatus s : List.of(RefundStatus.ABNORMAL, RefundStatus.CLOSED, RefundStatus.PROCESSING)) {
+            Decision d = decide(paid(0), null, wechat(s, 250));
+            assertEquals(250L, d.refund().amount(), s + ": the refund's amount is the notice's");
+            assertNull(d.refundedAmount(), s + ": only a SUCCESS refund counts in the order's refunded amount");
+            assertNull(d.newState());
+        }
+        // a v2 CHANGE or REFUNDCLOSE without refund_fee states no amount: the row keeps the one it has
+        VerifiedNotification noFee = notice(
+                Provider.WECHATPAY_V2,
+                TXN,
+                new RefundNotice("R1", true, "RID1", RefundStatus.ABNORMAL, null, false, AMOUNT, null));
+        assertNull(decide(paid(0), new RefundSnapshot(RefundStatus.PROCESSING, 250), noFee)
+                .refund()
+                .amount());
+        // a later SUCCESS of the same refund counts its amount once
+        Decision later =
+                decide(paid(0), new RefundSnapshot(RefundStatus.ABNORMAL, 250), wechat(RefundStatus.SUCCESS, 250));
+        assertEquals(250L, later.refund().amount());
+        assertEquals(250L, later.refundedAmount());
+        assertEquals(OrderState.PARTIALLY_REFUNDED, later.newState());
     }
 
     @Test
