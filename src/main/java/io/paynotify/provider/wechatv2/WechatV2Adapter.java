@@ -100,7 +100,8 @@ public class WechatV2Adapter implements NotifyAdapter {
     }
 
     /**
-     * A refund notice (WeChat Pay v2 refund notice rules): authenticated by decrypting {@code req_info}. Every field docs/api.md
+     * A refund notice (WeChat Pay v2 refund notice rules): authenticated by decrypting {@code req_info}, whose key is the
+     * channel's API key; the fields outside it are unsigned, so none of them can flag or change an order. Every field docs/api.md
      * "Refunds" requires must be there, {@code transaction_id} and {@code total_fee} included: AES-ECB carries no MAC, so a
      * captured ciphertext could otherwise be replayed against another order; the state machine binds the refund to
      * the order's transaction id and amount.
@@ -144,7 +145,9 @@ public class WechatV2Adapter implements NotifyAdapter {
                         raw.receivedAt())
                 .transactionId(transactionId)
                 .amount(refundFee)
-                .accountMismatch(accountMismatch(keys, f))
+                // the outer appid, mch_id and sub_mch_id are not signed: recorded with the body, they decide
+                // nothing (docs/api.md "Refunds"); the refund is bound to its order by transaction_id and total_fee
+                .accountMismatch(false)
                 .notifyId(refundId)
                 .decoded(json(info))
                 .refund(new RefundNotice(

@@ -26,7 +26,6 @@ import io.paynotify.provider.NotifyRejection.Cause;
 import io.paynotify.provider.NotifyRejection.Kind;
 import io.paynotify.testing.TestChannels;
 import io.paynotify.testing.WechatV2Fixtures;
-import io.paynotify.testing.WechatV2Fixtures.Notice;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Tag;
@@ -192,49 +191,22 @@ class WechatV2ClassificationTest {
 
     // ---- account ids: ACCOUNT_MISMATCH, decided by the state machine before anything else
 
-    @ParameterizedTest(name = "{0} = {1} -> mismatch {2}")
+    @ParameterizedTest(name = "{0} = {1}")
     @CsvSource({
-        // both app ids of the channel are its own
-        "appid, " + TestChannels.WX_APPID + ", false",
-        "appid, " + TestChannels.WX_APPID_2 + ", false",
-        "appid, wxffffffffffffffff, true",
-        "appid, " + TestChannels.WX_HMAC_APPID + ", true",
-        "mch_id, 10000101, true",
-        "mch_id, " + TestChannels.WX_HMAC_MCH + ", true",
-        // service-provider mode is not this channel's
-        "sub_mch_id, 1900000109, true",
-        "sub_appid, " + TestChannels.WX_APPID + ", true",
-        "sub_mch_id, '', false"
+        "appid, " + TestChannels.WX_APPID_2,
+        "appid, wxffffffffffffffff",
+        "mch_id, 10000101",
+        "sub_mch_id, 1900000109",
+        "sub_appid, wxffffffffffffffff"
     })
-    void accountIdsOfAPaymentNotice(String field, String value, boolean mismatch) {
-        Notice n = WechatV2Fixtures.payment(newOrderNo(), newTxn(), 100).with(field, value);
-        VerifiedNotification v = accepted(n.md5());
-        assertEquals(mismatch, v.accountMismatch());
-        assertEquals(NotifyClass.PAID, v.notifyClass());
-    }
-
-    @Test
-    void accountIdsOfAFailedPaymentNotice() {
-        assertTrue(accepted(WechatV2Fixtures.failedPayment(newOrderNo())
-                        .with("mch_id", TestChannels.WX_HMAC_MCH)
-                        .md5())
-                .accountMismatch());
-    }
-
-    @ParameterizedTest(name = "{0} = {1} -> mismatch {2}")
-    @CsvSource({
-        "appid, " + TestChannels.WX_APPID_2 + ", false",
-        "appid, wxffffffffffffffff, true",
-        "mch_id, 10000101, true",
-        "sub_mch_id, 1900000109, true"
-    })
-    void accountIdsOfARefundNoticeAreTheOuterOnes(String field, String value, boolean mismatch) {
+    void theUnsignedOuterIdsOfARefundNoticeDecideNothing(String field, String value) {
+        // anyone can rewrite the fields outside req_info without breaking its encryption: they never flag an order
         var f = WechatV2Fixtures.refundNotice(WechatV2Fixtures.encryptReqInfo(
                 WechatV2Fixtures.refundInfo(newOrderNo(), newTxn(), 100, "SUCCESS"), TestChannels.WX_KEY));
         f.put(field, value);
         VerifiedNotification v = accepted(WechatV2Fixtures.body(f));
         assertEquals(NotifyClass.REFUND, v.notifyClass());
-        assertEquals(mismatch, v.accountMismatch());
+        assertFalse(v.accountMismatch());
     }
 
     // ---- rules of the matrix that OrderStateMachineTest does not hold cell by cell, with real v2 notices
