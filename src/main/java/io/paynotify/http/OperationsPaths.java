@@ -1,6 +1,7 @@
 package io.paynotify.http;
 
 import io.quarkus.runtime.LaunchMode;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -11,7 +12,18 @@ import java.util.ArrayDeque;
 import java.util.Locale;
 
 /**
- * Health, metrics and OpenAPI ({@code /q/**}) are served by Quarkus' management interface on its own port
+ * The first guard of the public port, ahead of every route: what a proxy in front of us might route by one prefix
+ * and we would serve under another never reaches a handler.
+ *
+ * <p><b>Paths reached through another prefix.</b> An Ingress routes by prefix ({@code /notify}, {@code /api}) on the
+ * raw request target, and may pass {@code /notify/..%2F..%2Fadmin/orders} on, which decoding and dot-segment removal
+ * here would turn into {@code /admin/orders}. So a target with an encoded slash or backslash ({@code %2F},
+ * {@code %5C}, at any depth of percent-encoding), a backslash, or a {@code .} or {@code ..} segment (raw, encoded,
+ * or with {@code ;parameters}) is refused with {@code 400} before routing, in every launch mode. No path of this
+ * service has any of these: channel names, order numbers, event ids and the console's files never contain a slash,
+ * a backslash or a dot segment, and query strings are not looked at.
+ *
+ * <p><b>Operations paths.</b> Health, metrics and OpenAPI ({@code /q/**}) are served by Quarkus' management interface on its own port
  * ({@code quarkus.management.port}, 9000) and never by the public port. Quarkus already serves nothing under
  * {@code /q} on the public port; this route, ahead of every other, makes sure that no spelling of such a path
  * reaches another handler either: it decodes the path the way a proxy in front of us might (percent-escapes,
@@ -26,15 +38,14 @@ public class OperationsPaths {
     private static final int MAX_DECODES = 4;
 
     void register(@Observes Router router) {
-        if (LaunchMode.current() == LaunchMode.DEVELOPMENT) {
-            // dev mode serves its Dev UI under /q on the application port; nothing else does
-            return;
-        }
-        router.route().order(-1000).handler(this::guard);
+        // dev mode serves its Dev UI under /q on the application port; nothing else does
+        boolean operations = LaunchMode.current() != LaunchMode.DEVELOPMENT;
+        router.route().order(-1000).handler(ctx -> guard(ctx, operations));
     }
 
-    private void guard(RoutingContext ctx) {
-        if (isOperationsPath(ctx.request().uri())) {
+    private void guard(RoutingContext ctx, boolean operations) {
+        String target = ctx.request().uri();
+        if (operations && isOperationsPath(target)) {
             ctx.response()
                     .setStatusCode(404)
                     .putHeader("Content-Type", "text/plain")
@@ -42,14 +53,68 @@ public class OperationsPaths {
                     .end("Not Found");
             return;
         }
+        if (!isPlainPath(target)) {
+            ctx.response()
+                    .setStatusCode(400)
+                    .putHeader("Content-Type", Problem.MEDIA_TYPE)
+                    .putHeader("Cache-Control", "no-store")
+                    .end(Buffer.buffer(Problem.invalid(
+                                    "path",
+                                    "The request target may hold no encoded slash or backslash, no backslash and no"
+                                            + " dot segment.")
+                            .toJson()));
+            return;
+        }
         ctx.next();
     }
 
-    /** True when the request target, however spelled, names {@code /q} or a path below it. */
-    public static boolean isOperationsPath(String target) {
+    /**
+     * False when the path of the request target, at any depth of percent-decoding, holds an encoded slash or
+     * backslash, a backslash, or a {@code .} or {@code ..} segment (a segment's {@code ;parameters} dropped).
+     */
+    public static boolean isPlainPath(String target) {
         if (target == null) {
-            return false;
+            return true;
         }
+        String path = pathOf(target);
+        for (int i = 0; i <= MAX_DECODES; i++) {
+            if (path.indexOf('\\') >= 0 || hasEncodedSeparator(path) || hasDotSegment(path)) {
+                return false;
+            }
+            String decoded = percentDecode(path);
+            if (decoded.equals(path)) {
+                return true;
+            }
+            path = decoded;
+        }
+        // still changing after MAX_DECODES decodings: nothing legitimate is encoded that deep
+        return false;
+    }
+
+    private static boolean hasEncodedSeparator(String path) {
+        for (int i = path.indexOf('%'); i >= 0 && i + 2 < path.length(); i = path.indexOf('%', i + 1)) {
+            char hi = path.charAt(i + 1);
+            char lo = Character.toLowerCase(path.charAt(i + 2));
+            if ((hi == '2' && lo == 'f') || (hi == '5' && lo == 'c')) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static boolean hasDotSegment(String path) {
+        for (String raw : path.split("/", -1)) {
+            int semicolon = raw.indexOf(';');
+            String s = semicolon >= 0 ? raw.substring(0, semicolon) : raw;
+            if (s.equals(".") || s.equals("..")) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** The path of a request target: without its query, and without scheme and authority in the absolute form. */
+    private static String pathOf(String target) {
         String path = target;
         int q = path.indexOf('?');
         if (q >= 0) {
@@ -60,6 +125,15 @@ public class OperationsPaths {
             int slash = path.indexOf('/', scheme + 3);
             path = slash < 0 ? "/" : path.substring(slash);
         }
+        return path;
+    }
+
+    /** True when the request target, however spelled, names {@code /q} or a path below it. */
+    public static boolean isOperationsPath(String target) {
+        if (target == null) {
+            return false;
+        }
+        String path = pathOf(target);
         for (int i = 0; i < MAX_DECODES; i++) {
             String decoded = percentDecode(path);
             if (decoded.equals(path)) {
