@@ -28,9 +28,11 @@ public class AdminClientResource {
     private final ChannelRegistry registry;
     private final Transactions transactions;
     private final EventOutbox outbox;
+    private final AdminAudit audit;
 
     @Inject
-    AdminClientResource(ChannelRegistry registry, Transactions transactions, EventOutbox outbox) {
+    AdminClientResource(ChannelRegistry registry, Transactions transactions, EventOutbox outbox, AdminAudit audit) {
+        this.audit = audit;
         this.registry = registry;
         this.transactions = transactions;
         this.outbox = outbox;
@@ -44,6 +46,7 @@ public class AdminClientResource {
                     + "then resume (the delivery that got the 410 stays FAILED: redeliver it). 204 also when the "
                     + "webhook was not disabled; 404 for an unknown client or one without a webhook.")
     public Response enable(@PathParam("client") String client) {
+        audit.action("webhook-enable", "client", client);
         ClientCredentials c = registry.client(client).orElse(null);
         if (c == null || c.webhook() == null) {
             throw new ProblemException(Problem.notFound("No client with this id has a webhook."));

@@ -34,6 +34,10 @@ public class AdminEventResource {
     private final Transactions transactions;
     private final EventOutbox outbox;
 
+    /** The audit line of the actions here (request-scoped). */
+    @Inject
+    AdminAudit audit;
+
     @Inject
     AdminEventResource(AdminReads reads, Transactions transactions, EventOutbox outbox) {
         this.reads = reads;
@@ -81,6 +85,7 @@ public class AdminEventResource {
                     + "PENDING, due now, its attempt count reset, whatever its state. 409 while an attempt of it is "
                     + "in flight.")
     public Response redeliver(@PathParam("id") String id, @QueryParam("client") String client) {
+        audit.action("redeliver", "event", id, "client", client);
         String clientId = Params.client(client);
         if (!Params.isEventId(id)) {
             throw noEvent();

@@ -31,6 +31,10 @@ public class AdminOrderResource {
     private final ChannelRegistry registry;
     private final ActiveQuery activeQuery;
 
+    /** The audit line of the actions here (request-scoped). */
+    @Inject
+    AdminAudit audit;
+
     @Inject
     AdminOrderResource(AdminReads reads, ChannelRegistry registry, ActiveQuery activeQuery) {
         this.reads = reads;
@@ -95,6 +99,7 @@ public class AdminOrderResource {
                     + "not PENDING. `result` is PAID, CLOSE, NOT_FINAL, NOT_FOUND, UNKNOWN or ERROR; `notification` "
                     + "is the recorded answer, or null.")
     public byte[] query(@PathParam("channel") String channel, @PathParam("outTradeNo") String outTradeNo) {
+        audit.action("query", "channel", channel, "outTradeNo", outTradeNo);
         Channel ch = plausible(channel, outTradeNo) ? registry.channel(channel).orElse(null) : null;
         if (ch == null || !reads.orderExists(channel, outTradeNo)) {
             throw new ProblemException(Problem.notFound("No order with this channel and outTradeNo."));

@@ -35,9 +35,11 @@ public class BearerTokenFilter {
     private static final String SCHEME = "bearer ";
 
     private final List<byte[]> tokenDigests;
+    private final AdminAudit audit;
 
     @Inject
-    public BearerTokenFilter(ChannelRegistry registry) {
+    public BearerTokenFilter(ChannelRegistry registry, AdminAudit audit) {
+        this.audit = audit;
         var digests = new ArrayList<byte[]>();
         for (byte[] token : registry.adminTokens()) {
             digests.add(sha256(token));
@@ -63,7 +65,10 @@ public class BearerTokenFilter {
     }
 
     private Response check(ContainerRequestContext request) {
-        if (authorized(request.getHeaders().get(HttpHeaders.AUTHORIZATION))) {
+        int position = tokenPosition(request.getHeaders().get(HttpHeaders.AUTHORIZATION));
+        if (position > 0) {
+            // for the audit line of an admin action: which token, never the token
+            audit.authenticated(position);
             return null;
         }
         return ProblemMappers.toResponseBuilder(Problem.ADMIN_UNAUTHENTICATED)
@@ -91,8 +96,13 @@ public class BearerTokenFilter {
     }
 
     boolean authorized(List<String> headers) {
+        return tokenPosition(headers) > 0;
+    }
+
+    /** The position (from 1) in {@code paynotify.admin.tokens} of the presented token, or 0 when none matches. */
+    int tokenPosition(List<String> headers) {
         if (headers == null || headers.size() != 1) {
-            return false;
+            return 0;
         }
         String header = headers.get(0);
         if (header == null
@@ -101,19 +111,20 @@ public class BearerTokenFilter {
                 || !header.substring(0, SCHEME.length())
                         .toLowerCase(Locale.ROOT)
                         .equals(SCHEME)) {
-            return false;
+            return 0;
         }
         String token = header.substring(SCHEME.length()).strip();
         if (token.isEmpty()) {
-            return false;
+            return 0;
         }
         byte[] presented = sha256(token.getBytes(StandardCharsets.UTF_8));
-        boolean match = false;
-        for (byte[] digest : tokenDigests) {
+        int position = 0;
+        for (int i = 0; i < tokenDigests.size(); i++) {
             // no early exit: every configured token is compared
-            match |= MessageDigest.isEqual(presented, digest);
+            boolean match = MessageDigest.isEqual(presented, tokenDigests.get(i));
+            position = match && position == 0 ? i + 1 : position;
         }
-        return match;
+        return position;
     }
 
     private static byte[] sha256(byte[] bytes) {

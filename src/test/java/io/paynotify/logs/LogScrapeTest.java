@@ -42,6 +42,7 @@ class LogScrapeTest {
                 TestChannels.CLIENT_A_SECRET,
                 TestChannels.CLIENT_B_SECRET,
                 TestChannels.ADMIN_TOKEN,
+                TestChannels.ADMIN_TOKEN_2,
                 marker,
                 // a stretch of each public key past the prefix every 2048-bit key shares
                 TestKeys.publicBase64(TestKeys.ALIPAY).substring(60, 100),

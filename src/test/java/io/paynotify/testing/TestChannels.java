@@ -52,6 +52,9 @@ public final class TestChannels {
 
     public static final String ADMIN_TOKEN = "admin-token-0123456789abcdefghijklmnop";
 
+    /** The second configured admin token (operators name tokens by their position in the list). */
+    public static final String ADMIN_TOKEN_2 = "admin-token-second-0123456789abcdefghij";
+
     /** A v2 channel whose orders produce webhook deliveries (no other test channel has subscribers with webhooks). */
     public static final String WX_HOOK = "wx-hook";
 
@@ -143,7 +146,7 @@ public final class TestChannels {
         c.put("paynotify.clients.\"" + CLIENT_A + "\".channels", WX + "," + ALI + "," + WX3);
         c.put("paynotify.clients.\"" + CLIENT_B + "\".secret", CLIENT_B_SECRET);
         c.put("paynotify.clients.\"" + CLIENT_B + "\".channels", WX_HMAC + "," + ALI_RSA);
-        c.put("paynotify.admin.tokens", ADMIN_TOKEN);
+        c.put("paynotify.admin.tokens", ADMIN_TOKEN + "," + ADMIN_TOKEN_2);
 
         put(c, WX_HOOK, "provider", "WECHATPAY_V2");
         put(c, WX_HOOK, "app-id", WX_HOOK_APPID);
