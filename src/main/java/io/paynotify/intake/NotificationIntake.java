@@ -130,10 +130,25 @@ public class NotificationIntake {
      */
     public record Result(Decision decision, boolean recorded, int events, Long notificationId) {}
 
-    /** Too many deliveries of one order are in this process already: answer 503 at once; the provider retries. */
+    /**
+     * Not admitted: too many deliveries of one order are in this process already ({@link #admission()}), or the
+     * writer's queue is full. Answer 503 at once; the provider retries.
+     */
     public static final class Busy extends RuntimeException {
-        Busy() {
-            super("too many deliveries of one order in flight", null, false, false);
+        private final boolean admission;
+
+        Busy(boolean admission) {
+            super(
+                    admission ? "too many deliveries of one order in flight" : "the intake's queue is full",
+                    null,
+                    false,
+                    false);
+            this.admission = admission;
+        }
+
+        /** True when the per-order bound refused it (docs/api.md "Admission"), false for a full queue. */
+        public boolean admission() {
+            return admission;
         }
     }
 
@@ -187,7 +202,7 @@ public class NotificationIntake {
     public CompletableFuture<Result> submit(VerifiedNotification n, Source source, long deadlineNanos) {
         String key = Orders.key(n.channel(), n.outTradeNo());
         if (!admit(key)) {
-            return CompletableFuture.failedFuture(new Busy());
+            return CompletableFuture.failedFuture(new Busy(true));
         }
         var answer = new CompletableFuture<Result>();
         answer.whenComplete((r, e) -> release(key));
@@ -204,7 +219,7 @@ public class NotificationIntake {
             }
             Writer writer = writers[writerOf(key)];
             if (!writer.queue.offer(new Member(n, source, deadlineNanos, key, answer))) {
-                throw new Busy();
+                throw new Busy(false);
             }
         } catch (RuntimeException e) {
             answer.completeExceptionally(e);

@@ -114,8 +114,12 @@ public class NotifyMetrics {
     static final Set<Reason> ANOMALY_REASONS = Collections.unmodifiableSet(EnumSet.complementOf(
             EnumSet.of(Reason.ALREADY_FINAL, Reason.ALREADY_PAID, Reason.NO_ORDER, Reason.REFUND, Reason.NOT_FINAL)));
 
-    /** The causes pre-registered at start: the names of {@code NotifyRejection.Cause}. */
+    /** The rejection cause of a delivery past the per-order admission bound (docs/api.md "Admission"). */
+    public static final String ADMISSION = "ADMISSION";
+
+    /** The causes pre-registered at start: the names of {@code NotifyRejection.Cause}, and {@link #ADMISSION}. */
     static final List<String> REJECTION_CAUSES = List.of(
+            ADMISSION,
             "UNKNOWN_CHANNEL",
             "TOO_LARGE",
             "UNPARSEABLE",

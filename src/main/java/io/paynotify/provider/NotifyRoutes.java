@@ -226,8 +226,12 @@ public class NotifyRoutes {
             LOG.warnf(
                     "notify channel=%s outTradeNo=%s answered 503: database failed (SQLState %s)",
                     channel.name(), n.outTradeNo(), db.sqlState());
-        } else if (e instanceof NotificationIntake.Busy) {
-            busyLog.warn(channel.name(), n.outTradeNo(), "too many deliveries of this order in flight");
+        } else if (e instanceof NotificationIntake.Busy busy) {
+            if (busy.admission()) {
+                // not admitted: answered at once, not recorded, counted (docs/api.md "Admission")
+                metrics.rejected(channel.name(), n.provider(), NotifyMetrics.ADMISSION);
+            }
+            busyLog.warn(channel.name(), n.outTradeNo(), busy.getMessage());
         } else if (e instanceof NotificationIntake.Expired) {
             busyLog.warn(channel.name(), n.outTradeNo(), "dropped: its deadline passed while it waited");
         } else {

@@ -229,6 +229,9 @@ class BatchCommitTest {
                     .build());
         }
         var http = java.net.http.HttpClient.newHttpClient();
+        var admissionLabels = java.util.Map.of("cause", "ADMISSION", "channel", TestChannels.WX);
+        double refusedBefore = io.paynotify.testing.Management.sum(
+                io.paynotify.testing.Management.scrape(), "paynotify_notifications_rejected_total", admissionLabels);
         ArmedIntakeFaults.holdBatches();
         for (int w = 0; w < NotificationIntake.WRITERS; w++) {
             String plug = ordersOn(w, 1).get(0);
@@ -257,6 +260,14 @@ class BatchCommitTest {
                 java.util.Map.of(200, admitted, 503, orders * copies - admitted),
                 statuses,
                 "the admitted ones acked, the rest refused at once");
+        assertEquals(
+                orders * copies - admitted,
+                io.paynotify.testing.Management.sum(
+                                io.paynotify.testing.Management.scrape(),
+                                "paynotify_notifications_rejected_total",
+                                admissionLabels)
+                        - refusedBefore,
+                "each refusal is counted as ADMISSION (docs/api.md \"Admission\")");
         List<Integer> batches = ArmedIntakeFaults.batchSizes();
         assertEquals(
                 admitted,
