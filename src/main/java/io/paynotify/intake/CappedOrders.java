@@ -1,5 +1,6 @@
 package io.paynotify.intake;
 
+import jakarta.inject.Singleton;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -8,7 +9,8 @@ import java.util.Map;
  * hint that lets a replay flood be answered from a read. Only a hint: losing an entry costs one write transaction,
  * and no decision ever depends on it.
  */
-final class CappedOrders {
+@Singleton
+class CappedOrders {
 
     /** Entries kept; the oldest goes first. */
     static final int MAX_ENTRIES = 10_000;

@@ -36,13 +36,12 @@ public final class Orders {
             + " VALUES (?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?)"
             + " ON CONFLICT (channel, out_trade_no) DO NOTHING RETURNING " + COLUMNS;
     /**
-     * The row lock and the transaction-id check in one round trip: the check runs first (an init plan), then the
-     * order's row is locked; one row comes back also when there is no order (its columns null).
+     * The row lock and the transaction id's holder in one round trip: one row comes back also when there is no order
+     * (its columns null) and when no order holds the transaction id (the holder's columns null).
      */
-    private static final String LOCK_FOR_NOTICE = "SELECT o.*, e.elsewhere FROM (SELECT ?::text IS NOT NULL AND"
-            + " EXISTS (SELECT 1 FROM orders x WHERE x.provider = ? AND x.transaction_id = ?"
-            + " AND NOT (x.channel = ? AND x.out_trade_no = ?)) AS elsewhere) e"
-            + " LEFT JOIN LATERAL (SELECT " + COLUMNS + " FROM orders WHERE channel = ? AND out_trade_no = ?"
+    private static final String LOCK_FOR_NOTICE = "SELECT o.*, h.channel, h.out_trade_no FROM (SELECT 1) one"
+            + " LEFT JOIN LATERAL (SELECT channel, out_trade_no FROM orders WHERE provider = ? AND transaction_id = ?) h"
+            + " ON true LEFT JOIN LATERAL (SELECT " + COLUMNS + " FROM orders WHERE channel = ? AND out_trade_no = ?"
             + " FOR UPDATE) o ON true";
     /** Every order of a batch, locked in one statement, in id order: writers and replicas never deadlock on them. */
     private static final String LOCK_ALL = "SELECT " + COLUMNS + " FROM orders"
@@ -51,8 +50,6 @@ public final class Orders {
     private static final String TRANSACTION_HOLDERS = "SELECT provider, transaction_id, channel, out_trade_no"
             + " FROM orders WHERE (provider, transaction_id) IN (SELECT * FROM unnest(?::text[], ?::text[]))";
 
-    private static final String TRANSACTION_ELSEWHERE = "SELECT 1 FROM orders WHERE provider = ?"
-            + " AND transaction_id = ? AND NOT (channel = ? AND out_trade_no = ?) LIMIT 1";
     private static final String PAY = "UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = ?,"
             + " paid_provider_status = ?, attention = ?, updated_at = ?, version = version + 1"
             + " WHERE id = ? AND state = 'PENDING' RETURNING " + COLUMNS;
@@ -155,30 +152,31 @@ public final class Orders {
         return one(c, LOCK, channel, outTradeNo);
     }
 
-    /** An order locked for a notice ({@link #lockForNotice}): the row (null when none) and the id check. */
-    public record LockedForNotice(OrderRow order, boolean transactionElsewhere) {}
+    /**
+     * An order locked for a notice ({@link #lockForNotice}): the row (null when none) and the {@link #key} of the
+     * order holding the notice's transaction id (null when none does, or no id was asked about).
+     */
+    public record LockedForNotice(OrderRow order, String transactionHolder) {}
 
     /**
-     * Locks the order ({@code FOR UPDATE}, null when there is none) and, in the same round trip, tells whether
-     * {@code transactionId} (null: no check) already sits on another order of the provider. The check's snapshot is
-     * the statement's: an order that takes this transaction id concurrently is caught by the unique constraint on
+     * Locks the order ({@code FOR UPDATE}, null when there is none) and, in the same round trip, reads which order
+     * holds {@code transactionId} of the provider (null: not asked). The holder is read in the statement's snapshot:
+     * an order that takes this transaction id concurrently is caught by the unique constraint on
      * (provider, transaction_id) when this transaction pays (the intake then runs again).
      */
     public static LockedForNotice lockForNotice(
             Connection c, String channel, String outTradeNo, String provider, String transactionId)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(LOCK_FOR_NOTICE)) {
-            ps.setString(1, transactionId);
-            ps.setString(2, provider);
-            ps.setString(3, transactionId);
-            ps.setString(4, channel);
-            ps.setString(5, outTradeNo);
-            ps.setString(6, channel);
-            ps.setString(7, outTradeNo);
+            ps.setString(1, provider);
+            ps.setString(2, transactionId);
+            ps.setString(3, channel);
+            ps.setString(4, outTradeNo);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                boolean elsewhere = rs.getBoolean(18);
-                return new LockedForNotice(rs.getObject(1) == null ? null : map(rs), elsewhere);
+                String holderChannel = rs.getString(18);
+                String holder = holderChannel == null ? null : key(holderChannel, rs.getString(19));
+                return new LockedForNotice(rs.getObject(1) == null ? null : map(rs), holder);
             }
         }
     }
@@ -266,21 +264,6 @@ public final class Orders {
             ps.setTimestamp(9, firstQueryAt == null ? null : Timestamp.from(firstQueryAt));
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? map(rs) : null;
-            }
-        }
-    }
-
-    /** True when this provider transaction id already sits on another order than (channel, outTradeNo). */
-    public static boolean transactionElsewhere(
-            Connection c, String provider, String transactionId, String channel, String outTradeNo)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(TRANSACTION_ELSEWHERE)) {
-            ps.setString(1, provider);
-            ps.setString(2, transactionId);
-            ps.setString(3, channel);
-            ps.setString(4, outTradeNo);
-            try (ResultSet rs = ps.executeQuery()) {
-                return rs.next();
             }
         }
     }

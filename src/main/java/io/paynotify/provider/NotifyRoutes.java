@@ -6,9 +6,9 @@ import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Source;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.http.OneAnswer;
+import io.paynotify.intake.IntakeOutcome;
 import io.paynotify.intake.NotificationIntake;
 import io.paynotify.metrics.NotifyMetrics;
-import io.paynotify.persistence.DatabaseUnavailable;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
@@ -182,23 +182,16 @@ public class NotifyRoutes {
             return;
         }
         intake.submit(n, Source.NOTIFY, deadline)
-                .whenComplete((result, error) ->
-                        context.runOnContext(x -> ex.answer(ack(adapter, channel, n, started, result, error), false)));
+                .whenComplete((outcome, error) -> context.runOnContext(x -> ex.answer(
+                        ack(adapter, channel, n, started, error == null ? outcome : IntakeOutcome.failure(error)),
+                        false)));
     }
 
-    /** The ack for an intake's result or failure; counts and logs it. */
+    /** The ack for an intake's outcome; counts and logs it. */
     private AckResponse ack(
-            NotifyAdapter adapter,
-            Channel channel,
-            VerifiedNotification n,
-            long started,
-            NotificationIntake.Result result,
-            Throwable error) {
-        Throwable e = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                ? error.getCause()
-                : error;
-        if (e == null) {
-            var d = result.decision();
+            NotifyAdapter adapter, Channel channel, VerifiedNotification n, long started, IntakeOutcome outcome) {
+        if (outcome.decided()) {
+            var d = outcome.decision();
             metrics.recorded(channel.name(), n.provider(), d.outcome(), d.reason());
             if (n.notifyClass() == NotifyClass.REFUND) {
                 metrics.refund(channel.name(), n.provider(), d.outcome(), d.reason());
@@ -215,30 +208,35 @@ public class NotifyRoutes {
                         .append(" reason=")
                         .append(d.reason() == null ? "-" : d.reason().name())
                         .append(" recorded=")
-                        .append(result.recorded())
+                        .append(outcome.recorded())
                         .append(" latencyMs=")
                         .append((System.nanoTime() - started) / 1_000_000)
                         .toString());
             }
             return d.successAck() ? adapter.success() : adapter.failure(422);
         }
-        if (e instanceof DatabaseUnavailable db) {
-            LOG.warnf(
-                    "notify channel=%s outTradeNo=%s answered 503: database failed (SQLState %s)",
-                    channel.name(), n.outTradeNo(), db.sqlState());
-        } else if (e instanceof NotificationIntake.Busy busy) {
-            if (busy.admission()) {
+        switch (outcome.kind()) {
+            case NOT_ADMITTED -> {
                 // not admitted: answered at once, not recorded, counted (docs/api.md "Admission")
                 metrics.rejected(channel.name(), n.provider(), NotifyMetrics.ADMISSION);
+                busyLog.warn(channel.name(), n.outTradeNo(), "too many deliveries of one order in flight");
             }
-            busyLog.warn(channel.name(), n.outTradeNo(), busy.getMessage());
-        } else if (e instanceof NotificationIntake.Expired) {
-            busyLog.warn(channel.name(), n.outTradeNo(), "dropped: its deadline passed while it waited");
-        } else {
-            // a bug must not become a success: nothing of this notification was committed
-            LOG.errorf(
-                    "notify channel=%s outTradeNo=%s answered 503: %s",
-                    channel.name(), n.outTradeNo(), e.getClass().getName());
+            case QUEUE_FULL -> busyLog.warn(channel.name(), n.outTradeNo(), "the intake's queue is full");
+            case EXPIRED ->
+                busyLog.warn(channel.name(), n.outTradeNo(), "dropped: its deadline passed while it waited");
+            case DATABASE_FAILED ->
+                LOG.warnf(
+                        "notify channel=%s outTradeNo=%s answered 503: database failed (SQLState %s)",
+                        channel.name(), n.outTradeNo(), outcome.sqlState());
+            default ->
+                // a bug must not become a success: nothing of this notification was committed
+                LOG.errorf(
+                        "notify channel=%s outTradeNo=%s answered 503: %s",
+                        channel.name(),
+                        n.outTradeNo(),
+                        outcome.cause() == null
+                                ? "-"
+                                : outcome.cause().getClass().getName());
         }
         return adapter.failure(503);
     }

@@ -8,6 +8,7 @@ import io.paynotify.core.notify.Source;
 import io.paynotify.core.query.QueryAnswer;
 import io.paynotify.core.query.QueryError;
 import io.paynotify.core.query.QueryResult;
+import io.paynotify.intake.IntakeOutcome;
 import io.paynotify.intake.NotificationIntake;
 import io.paynotify.metrics.NotifyMetrics;
 import io.paynotify.persistence.DatabaseUnavailable;
@@ -246,9 +247,9 @@ public class ActiveQuery {
         Long notificationId = null;
         QueryResult result = answer.result();
         if (answer.notification() != null) {
-            try {
-                NotificationIntake.Result r = intake.handle(
-                        answer.notification(), Source.QUERY, System.nanoTime() + APPLY_DEADLINE.toNanos());
+            IntakeOutcome r =
+                    intake.handle(answer.notification(), Source.QUERY, System.nanoTime() + APPLY_DEADLINE.toNanos());
+            if (r.decided()) {
                 var d = r.decision();
                 metrics.recorded(channel.name(), channel.provider(), d.outcome(), d.reason());
                 notificationId = r.notificationId();
@@ -261,11 +262,15 @@ public class ActiveQuery {
                         d.outcome(),
                         d.reason() == null ? "-" : d.reason(),
                         (System.nanoTime() - started) / 1_000_000);
-            } catch (DatabaseUnavailable | NotificationIntake.Busy | NotificationIntake.Expired e) {
-                // not applied: the next step asks again
+            } else {
+                // not applied (not admitted, expired, the database failed): the next step asks again
                 LOG.warnf(
-                        "query channel=%s outTradeNo=%s result=%s not applied: %s",
-                        channel.name(), outTradeNo, result, e.getClass().getSimpleName());
+                        "query channel=%s outTradeNo=%s result=%s not applied: %s%s",
+                        channel.name(),
+                        outTradeNo,
+                        result,
+                        r.kind(),
+                        r.sqlState() == null ? "" : " (SQLState " + r.sqlState() + ")");
                 result = QueryResult.ERROR;
             }
         } else {

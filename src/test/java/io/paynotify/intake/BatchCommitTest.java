@@ -27,7 +27,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -75,7 +74,7 @@ class BatchCommitTest {
                 ps.executeUpdate();
             }
         });
-        List<CompletableFuture<NotificationIntake.Result>> answers;
+        List<CompletableFuture<IntakeOutcome>> answers;
         try {
             answers = inOneBatch(
                     writer, nos.stream().map(no -> paid(no, "T" + no, 100)).toList());
@@ -124,7 +123,7 @@ class BatchCommitTest {
                 paid(no, "T2" + no, 100), // another payment of a paid order
                 close(no)); // a close of a paid order
 
-        List<CompletableFuture<NotificationIntake.Result>> answers = inOneBatch(writer, notices);
+        List<CompletableFuture<IntakeOutcome>> answers = inOneBatch(writer, notices);
 
         List<String> decided = new ArrayList<>();
         for (var a : answers) {
@@ -178,7 +177,7 @@ class BatchCommitTest {
             }
         });
         ArmedIntakeFaults.arm(nos.get(2));
-        List<CompletableFuture<NotificationIntake.Result>> answers;
+        List<CompletableFuture<IntakeOutcome>> answers;
         try {
             answers = inOneBatch(
                     writer,
@@ -301,8 +300,8 @@ class BatchCommitTest {
      * Holds the writer with one notification of its own, lines {@code notices} up behind it in this order, then lets
      * it go: they run as one batch. Returns each notice's answer, completed.
      */
-    private List<CompletableFuture<NotificationIntake.Result>> inOneBatch(
-            int writer, List<VerifiedNotification> notices) throws Exception {
+    private List<CompletableFuture<IntakeOutcome>> inOneBatch(int writer, List<VerifiedNotification> notices)
+            throws Exception {
         for (VerifiedNotification n : notices) {
             assertEquals(writer, NotificationIntake.writerOf(Orders.key(n.channel(), n.outTradeNo())));
         }
@@ -311,18 +310,15 @@ class BatchCommitTest {
         var plugged = intake.submit(paid(plug, "P" + plug, 100), Source.NOTIFY, deadline());
         await().atMost(Duration.ofSeconds(10))
                 .until(() -> !ArmedIntakeFaults.batchSizes().isEmpty());
-        var answers = new ArrayList<CompletableFuture<NotificationIntake.Result>>();
+        var answers = new ArrayList<CompletableFuture<IntakeOutcome>>();
         for (VerifiedNotification n : notices) {
             answers.add(intake.submit(n, Source.NOTIFY, deadline()));
         }
         await().atMost(Duration.ofSeconds(10)).until(() -> intake.queued(writer) == notices.size());
         ArmedIntakeFaults.releaseBatches();
         for (var a : answers) {
-            try {
-                a.get(10, TimeUnit.SECONDS);
-            } catch (ExecutionException expected) {
-                // a failed member: the test looks at it
-            }
+            // a failed member completes too, with its failure: the test looks at it
+            a.get(10, TimeUnit.SECONDS);
         }
         failureOrNull(plugged); // no order: recorded as UNKNOWN_ORDER
         assertEquals(List.of(1, notices.size()), ArmedIntakeFaults.batchSizes(), "the plug, then one batch");
@@ -386,23 +382,22 @@ class BatchCommitTest {
         return System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
     }
 
-    private static NotificationIntake.Result result(CompletableFuture<NotificationIntake.Result> f) throws Exception {
-        return f.get(10, TimeUnit.SECONDS);
+    private static IntakeOutcome result(CompletableFuture<IntakeOutcome> f) throws Exception {
+        IntakeOutcome o = f.get(10, TimeUnit.SECONDS);
+        assertTrue(o.decided(), "the member was decided and committed: " + o);
+        return o;
     }
 
-    private static Throwable failure(CompletableFuture<NotificationIntake.Result> f) throws Exception {
+    private static Throwable failure(CompletableFuture<IntakeOutcome> f) throws Exception {
         Throwable t = failureOrNull(f);
         assertTrue(t != null, "the member failed");
         return t;
     }
 
-    private static Throwable failureOrNull(CompletableFuture<NotificationIntake.Result> f) throws Exception {
-        try {
-            f.get(10, TimeUnit.SECONDS);
-            return null;
-        } catch (ExecutionException e) {
-            return e.getCause();
-        }
+    /** What failed the member alone (its changes rolled back), or null when it was decided. */
+    private static Throwable failureOrNull(CompletableFuture<IntakeOutcome> f) throws Exception {
+        IntakeOutcome o = f.get(10, TimeUnit.SECONDS);
+        return o.decided() ? null : o.cause();
     }
 
     private static String state(String no) {
