@@ -12,6 +12,7 @@ import io.paynotify.persistence.OrderRow;
 import io.paynotify.persistence.RefundRow;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
@@ -38,16 +39,28 @@ final class AdminJson {
 
     /** {@code {"items":[...],"next":cursor-or-null}}. */
     static <T> byte[] page(List<T> items, String next, ItemWriter<T> writer) {
-        return document(g -> {
-            g.writeStartObject();
-            g.writeArrayFieldStart("items");
-            for (T item : items) {
-                writer.write(g, item);
-            }
-            g.writeEndArray();
-            g.writeStringField("next", next);
-            g.writeEndObject();
-        });
+        return document(g -> page(g, items, next, writer));
+    }
+
+    /**
+     * {@code {"items":[...],"next":cursor-or-null}} written to {@code out} as it is generated, so that a page of large
+     * bodies is never held a second time as one array of JSON; {@code out} is closed at the end.
+     */
+    static <T> void page(OutputStream out, List<T> items, String next, ItemWriter<T> writer) throws IOException {
+        try (JsonGenerator g = OrderJson.factory().createGenerator(out)) {
+            page(g, items, next, writer);
+        }
+    }
+
+    private static <T> void page(JsonGenerator g, List<T> items, String next, ItemWriter<T> writer) throws IOException {
+        g.writeStartObject();
+        g.writeArrayFieldStart("items");
+        for (T item : items) {
+            writer.write(g, item);
+        }
+        g.writeEndArray();
+        g.writeStringField("next", next);
+        g.writeEndObject();
     }
 
     /**

@@ -7,6 +7,7 @@ import jakarta.ws.rs.Path;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.StreamingOutput;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -28,8 +29,11 @@ public class AdminNotificationResource {
     }
 
     @GET
-    @Operation(summary = "Notifications, newest first", description = "Keyset-paginated; pass `next` back as `after`.")
-    public byte[] list(
+    @Operation(
+            summary = "Notifications, newest first",
+            description = "Keyset-paginated; pass `next` back as `after`. A page carries at most 2 MiB of raw bodies "
+                    + "and decoded texts, so it may hold fewer than `limit` items: follow `next` until it is null.")
+    public StreamingOutput list(
             @QueryParam("outcome") String outcome,
             @QueryParam("channel") String channel,
             @QueryParam("source") String source,

@@ -14,6 +14,7 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.StreamingOutput;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -74,15 +75,16 @@ public class AdminOrderResource {
     @Operation(
             summary = "The notifications recorded for one order, oldest first",
             description = "Also answers for an outTradeNo that has no order (UNKNOWN_ORDER); 404 only when there is "
-                    + "neither an order nor a notification.")
-    public byte[] notifications(
+                    + "neither an order nor a notification. A page carries at most 2 MiB of raw bodies and decoded "
+                    + "texts, so it may hold fewer than `limit` items: follow `next` until it is null.")
+    public StreamingOutput notifications(
             @PathParam("channel") String channel,
             @PathParam("outTradeNo") String outTradeNo,
             @QueryParam("limit") String limit,
             @QueryParam("after") String after) {
         int pageSize = Params.limit(limit);
         Long cursor = Cursor.decode("history", after);
-        byte[] page =
+        StreamingOutput page =
                 plausible(channel, outTradeNo) ? reads.orderNotifications(channel, outTradeNo, pageSize, cursor) : null;
         if (page == null) {
             throw new ProblemException(Problem.notFound("No order and no notification for this outTradeNo."));

@@ -13,6 +13,7 @@ import io.paynotify.persistence.Refunds;
 import io.paynotify.persistence.Transactions;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
+import jakarta.ws.rs.core.StreamingOutput;
 import java.util.List;
 import java.util.Map;
 import java.util.function.ToLongFunction;
@@ -20,10 +21,19 @@ import java.util.function.ToLongFunction;
 /**
  * The admin API's reads, rendered to JSON. Keyset pagination: one row more than the page is read to know whether
  * a next page exists, and the next page continues from the last id shown, so rows that arrive between two pages
- * neither repeat nor push older rows out of the walk.
+ * neither repeat nor push older rows out of the walk. Pages of notifications are also bounded by bytes
+ * ({@link #PAGE_BYTES}).
  */
 @ApplicationScoped
 class AdminReads {
+
+    /**
+     * The stored bodies and decoded texts one page of notifications carries at most (always at least one
+     * notification): a page of {@code limit=500} replays padded to 64 KiB would otherwise be 32 MiB of bodies, held
+     * several times over (driver, rows, JSON) in a heap of 128 MiB. 500 ordinary notifications, a few KiB each, fit
+     * whole; past the bound the page holds fewer than {@code limit} and {@code next} continues the walk.
+     */
+    static final long PAGE_BYTES = 2L * 1024 * 1024;
 
     private final Transactions transactions;
 
@@ -57,18 +67,32 @@ class AdminReads {
         return AdminJson.queryOutcome(result, n);
     }
 
-    /** One (channel, outTradeNo)'s notifications, oldest first; null when there is neither order nor notification. */
-    byte[] orderNotifications(String channel, String outTradeNo, int limit, Long after) {
-        List<NotificationRow> rows = transactions.autoCommit(c -> Notifications.known(c, channel, outTradeNo)
-                ? Notifications.forOrder(c, channel, outTradeNo, after, limit + 1)
+    /**
+     * One (channel, outTradeNo)'s notifications, oldest first, at most {@link #PAGE_BYTES} of them; null when there is
+     * neither order nor notification.
+     */
+    StreamingOutput orderNotifications(String channel, String outTradeNo, int limit, Long after) {
+        Notifications.Page p = transactions.autoCommit(c -> Notifications.known(c, channel, outTradeNo)
+                ? Notifications.forOrder(c, channel, outTradeNo, after, limit, PAGE_BYTES)
                 : null);
-        return rows == null ? null : page(rows, limit, "history", NotificationRow::id, AdminJson::notification);
+        return p == null ? null : page(p, "history");
     }
 
-    byte[] notifications(String outcome, String channel, String source, int limit, Long after) {
-        List<NotificationRow> rows =
-                transactions.autoCommit(c -> Notifications.list(c, outcome, channel, source, after, limit + 1));
-        return page(rows, limit, "notifications", NotificationRow::id, AdminJson::notification);
+    /** Notifications, newest first, at most {@link #PAGE_BYTES} of them. */
+    StreamingOutput notifications(String outcome, String channel, String source, int limit, Long after) {
+        Notifications.Page p =
+                transactions.autoCommit(c -> Notifications.list(c, outcome, channel, source, after, limit, PAGE_BYTES));
+        return page(p, "notifications");
+    }
+
+    /**
+     * A page of notifications, read already (the connection is back in the pool) and written to the client as the
+     * JSON is generated; {@code next} continues after its last row whenever more follow.
+     */
+    private static StreamingOutput page(Notifications.Page p, String list) {
+        List<NotificationRow> rows = p.rows();
+        String next = p.more() ? Cursor.encode(list, rows.get(rows.size() - 1).id()) : null;
+        return out -> AdminJson.page(out, rows, next, AdminJson::notification);
     }
 
     /**

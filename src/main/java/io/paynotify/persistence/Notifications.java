@@ -3,6 +3,8 @@ package io.paynotify.persistence;
 import io.paynotify.core.notify.Source;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.order.Decision;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -18,28 +20,59 @@ public final class Notifications {
     /** Deliveries recorded per (channel, outTradeNo); past that they are answered the same way and only counted. */
     public static final int MAX_RECORDED_PER_ORDER = 500;
 
-    private static final String COLUMNS = "id, channel, out_trade_no, provider, received_at, outcome, reason,"
-            + " provider_status, transaction_id, amount_minor, source, raw_body, decoded";
+    /**
+     * The columns of {@link #map}, of a notification {@code n} whose body, when {@code n} does not hold it, is in the
+     * row {@code b} it points at (V10): every read shows the bytes on every row.
+     */
+    private static final String COLUMNS = "n.id, n.channel, n.out_trade_no, n.provider, n.received_at, n.outcome,"
+            + " n.reason, n.provider_status, n.transaction_id, n.amount_minor, n.source,"
+            + " coalesce(n.raw_body, b.raw_body) AS raw_body, n.decoded";
+    /** What a page's keyset walk reads of each row: the bodies as stored (values PostgreSQL fetches only to send). */
+    private static final String KEYSET_COLUMNS = "id, channel, out_trade_no, provider, received_at, outcome, reason,"
+            + " provider_status, transaction_id, amount_minor, source, raw_body, body_id, decoded";
+
+    private static final String WITH_BODY = " notifications b ON b.id = n.body_id";
+
+    /**
+     * The body's bytes are stored only when no row of the same order holds the same bytes already (same SHA-256,
+     * found through notifications_channel_out_trade_no_idx, the index the cap's count walks); otherwise the row
+     * points at the one that holds them. Still one statement.
+     */
     private static final String INSERT_CAPPED = "INSERT INTO notifications (channel, provider, out_trade_no,"
             + " order_id, notify_id, provider_status, transaction_id, amount_minor, currency, outcome, reason,"
-            + " raw_body, decoded, received_at, source)"
-            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?"
+            + " raw_body, raw_body_sha256, body_id, decoded, received_at, source)"
+            + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN stored.id IS NULL THEN ?::bytea END, ?, stored.id,"
+            + " ?, ?, ?"
+            + " FROM (VALUES (1)) one LEFT JOIN (SELECT id FROM notifications WHERE channel = ? AND out_trade_no = ?"
+            + " AND raw_body_sha256 = ? AND body_id IS NULL ORDER BY id LIMIT 1) stored ON true"
             + " WHERE (SELECT count(*) FROM (SELECT 1 FROM notifications WHERE channel = ? AND out_trade_no = ?"
             + " LIMIT " + MAX_RECORDED_PER_ORDER + ") recorded) < " + MAX_RECORDED_PER_ORDER + " RETURNING id";
-    private static final String FIND = "SELECT " + COLUMNS + " FROM notifications WHERE id = ?";
+
+    private static final String FIND =
+            "SELECT " + COLUMNS + " FROM notifications n LEFT JOIN" + WITH_BODY + " WHERE n.id = ?";
     private static final String KNOWN = "SELECT EXISTS (SELECT 1 FROM orders WHERE channel = ? AND out_trade_no = ?)"
             + " OR EXISTS (SELECT 1 FROM notifications WHERE channel = ? AND out_trade_no = ?)";
+
+    /**
+     * One page of a list: the rows shown, and whether more follow them (continue after the last one).
+     *
+     * @param rows at least one row unless the list is empty at this point
+     * @param more true when the list goes on after the last row shown (cut by the row limit or by the bytes)
+     */
+    public record Page(List<NotificationRow> rows, boolean more) {}
 
     private Notifications() {}
 
     /**
-     * Records a delivery with its decision, unless the order already has {@link #MAX_RECORDED_PER_ORDER}.
+     * Records a delivery with its decision, unless the order already has {@link #MAX_RECORDED_PER_ORDER}. A body
+     * byte-identical to one this order already holds is not stored again: the row points at the one that holds it.
      *
      * @param orderId the order's id, or null when there is no order
      * @return the new row's id, or null when it was not stored (the order is at the cap)
      */
     public static Long insertCapped(Connection c, VerifiedNotification n, Source source, Long orderId, Decision d)
             throws SQLException {
+        byte[] sha256 = sha256(n.rawBody());
         try (PreparedStatement ps = c.prepareStatement(INSERT_CAPPED)) {
             int i = 1;
             ps.setString(i++, n.channel());
@@ -54,9 +87,13 @@ public final class Notifications {
             ps.setString(i++, d.outcome().name());
             ps.setString(i++, d.reason() == null ? null : d.reason().name());
             ps.setBytes(i++, n.rawBody());
+            ps.setBytes(i++, sha256);
             ps.setString(i++, n.decoded());
             ps.setTimestamp(i++, Timestamp.from(n.receivedAt()));
             ps.setString(i++, source.name());
+            ps.setString(i++, n.channel());
+            ps.setString(i++, n.outTradeNo());
+            ps.setBytes(i++, sha256);
             ps.setString(i++, n.channel());
             ps.setString(i, n.outTradeNo());
             try (ResultSet rs = ps.executeQuery()) {
@@ -79,52 +116,95 @@ public final class Notifications {
         }
     }
 
-    /** One (channel, outTradeNo)'s notifications, oldest first, after the given id (keyset). */
     /** The notification of that id, or null. */
     public static NotificationRow find(Connection c, long id) throws SQLException {
         List<NotificationRow> rows = Rows.list(c, FIND, List.of(id), Notifications::map);
         return rows.isEmpty() ? null : rows.get(0);
     }
 
-    public static List<NotificationRow> forOrder(
-            Connection c, String channel, String outTradeNo, Long afterId, int rows) throws SQLException {
-        var sql = new StringBuilder("SELECT ")
-                .append(COLUMNS)
-                .append(" FROM notifications WHERE channel = ? AND out_trade_no = ?");
+    /**
+     * One (channel, outTradeNo)'s notifications, oldest first, after the given id (keyset): at most {@code rows},
+     * and no more than fit in {@code maxBytes} (see {@link #page}).
+     */
+    public static Page forOrder(Connection c, String channel, String outTradeNo, Long afterId, int rows, long maxBytes)
+            throws SQLException {
+        var where = new StringBuilder("channel = ? AND out_trade_no = ?");
         var args = new ArrayList<Object>(List.of(channel, outTradeNo));
         if (afterId != null) {
-            sql.append(" AND id > ?");
+            where.append(" AND id > ?");
             args.add(afterId);
         }
-        sql.append(" ORDER BY id ASC LIMIT ?");
-        args.add(rows);
-        return Rows.list(c, sql.toString(), args, Notifications::map);
+        return page(c, where.toString(), args, "ASC", rows, maxBytes);
     }
 
-    /** Notifications newest first (by id), optionally filtered; each filter has its own index (V4). */
-    public static List<NotificationRow> list(
-            Connection c, String outcome, String channel, String source, Long afterId, int rows) throws SQLException {
-        var sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM notifications WHERE true");
+    /**
+     * Notifications newest first (by id), optionally filtered (each filter has its own index, V4): at most
+     * {@code rows}, and no more than fit in {@code maxBytes} (see {@link #page}).
+     */
+    public static Page list(
+            Connection c, String outcome, String channel, String source, Long afterId, int rows, long maxBytes)
+            throws SQLException {
+        var where = new StringBuilder("true");
         var args = new ArrayList<Object>();
         if (source != null) {
-            sql.append(" AND source = ?");
+            where.append(" AND source = ?");
             args.add(source);
         }
         if (outcome != null) {
-            sql.append(" AND outcome = ?");
+            where.append(" AND outcome = ?");
             args.add(outcome);
         }
         if (channel != null) {
-            sql.append(" AND channel = ?");
+            where.append(" AND channel = ?");
             args.add(channel);
         }
         if (afterId != null) {
-            sql.append(" AND id < ?");
+            where.append(" AND id < ?");
             args.add(afterId);
         }
-        sql.append(" ORDER BY id DESC LIMIT ?");
-        args.add(rows);
-        return Rows.list(c, sql.toString(), args, Notifications::map);
+        return page(c, where.toString(), args, "DESC", rows, maxBytes);
+    }
+
+    /**
+     * One keyset page in one statement, bounded by bytes: the first {@code rows + 1} rows of the walk are found
+     * through the filter's index, and of those only the first ones whose bodies and decoded texts (as stored,
+     * {@code octet_length}, which PostgreSQL reads from the value's header without fetching it) add up to at most
+     * {@code maxBytes} are sent, at most {@code rows}, and always the first. So the driver, which holds a whole
+     * result in memory, never receives more than {@code maxBytes} of bodies (or the first row alone, when it is
+     * larger), whatever the page size; {@code total} (the rows found, up to {@code rows + 1}) tells whether more
+     * follow.
+     */
+    private static Page page(Connection c, String where, List<Object> args, String direction, int rows, long maxBytes)
+            throws SQLException {
+        String sql = "SELECT id, channel, out_trade_no, provider, received_at, outcome, reason, provider_status,"
+                + " transaction_id, amount_minor, source, raw_body, decoded, total FROM (SELECT " + COLUMNS + ","
+                + " row_number() OVER w AS rn,"
+                + " sum(octet_length(coalesce(n.raw_body, b.raw_body)) + coalesce(octet_length(n.decoded), 0))"
+                + " OVER w AS upto,"
+                + " count(*) OVER () AS total"
+                + " FROM (SELECT " + KEYSET_COLUMNS + " FROM notifications WHERE " + where + " ORDER BY id " + direction
+                + " LIMIT ?) n"
+                + " LEFT JOIN" + WITH_BODY
+                + " WINDOW w AS (ORDER BY n.id " + direction + " ROWS UNBOUNDED PRECEDING)) p"
+                + " WHERE rn <= ? AND (rn = 1 OR upto <= ?) ORDER BY rn";
+        var all = new ArrayList<>(args);
+        all.add(rows + 1);
+        all.add(rows);
+        all.add(maxBytes);
+        long[] total = {0};
+        List<NotificationRow> shown = Rows.list(c, sql, all, rs -> {
+            total[0] = rs.getLong(14);
+            return map(rs);
+        });
+        return new Page(shown, total[0] > shown.size());
+    }
+
+    private static byte[] sha256(byte[] body) {
+        try {
+            return MessageDigest.getInstance("SHA-256").digest(body);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("every JDK has SHA-256", e);
+        }
     }
 
     private static NotificationRow map(ResultSet rs) throws SQLException {

@@ -143,6 +143,16 @@ class BatchCommitTest {
                         .map(r -> r.get("outcome") + (r.get("reason") == null ? "" : " " + r.get("reason")))
                         .toList();
         assertEquals(decided, recorded, "rows in arrival order, each with its decision");
+        // the five carry the same bytes: inside the batch's transaction the first row stores them, the others point
+        // at it
+        assertEquals(
+                1, Db.count("SELECT count(*) FROM notifications WHERE out_trade_no = ? AND raw_body IS NOT NULL", no));
+        assertEquals(
+                4,
+                Db.count(
+                        "SELECT count(*) FROM notifications n JOIN notifications b ON b.id = n.body_id"
+                                + " WHERE n.out_trade_no = ? AND b.out_trade_no = n.out_trade_no",
+                        no));
         var order = Db.row("SELECT state, transaction_id, attention FROM orders WHERE out_trade_no = ?", no);
         assertEquals("SUCCESS", order.get("state"));
         assertEquals("T1" + no, order.get("transaction_id"));
