@@ -527,7 +527,7 @@ class AlipayAdapterTest {
     @NullSource
     @ValueSource(strings = {"", "2026-02-30 11:04:05", "2026-01-02T11:04:05", "20260102110405", "2026-01-02 11:04"})
     void absentOrMalformedGmtPaymentIsNoPaidAtButNoRefusal(String gmtPayment) {
-        // the intake then takes the arrival time (AlipayIntakeTest)
+        // the intake then takes the arrival time (intake/NotificationRulesTest)
         VerifiedNotification n = verify(aNotice().set("gmt_payment", gmtPayment));
         assertEquals(NotifyClass.PAID, n.notifyClass());
         assertNull(n.paidAt());
