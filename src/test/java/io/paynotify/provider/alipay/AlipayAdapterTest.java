@@ -44,8 +44,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link AlipayAdapter#verify} on its own, without Quarkus: which deliveries are refused (400 or 401, and so never
  * stored) and what an accepted one says. Sign types and downgrades, key rotation, charsets, escapes, repeated
  * parameters, required fields, ids, amounts and times. How a notice is classified is {@link
- * AlipayClassificationTest}; what reaches the database and the wire is {@link AlipayIntakeTest} and {@link
- * AlipayTransportTest}.
+ * AlipayClassificationTest}; what reaches the database and the wire is {@link AlipayIntakeTest}, {@link
+ * AlipayTransportTest} and {@code intake/NotificationRulesTest}.
  */
 @Tag("unit")
 class AlipayAdapterTest {
