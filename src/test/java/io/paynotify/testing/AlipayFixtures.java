@@ -1,17 +1,17 @@
 package io.paynotify.testing;
 
-import io.paynotify.provider.alipay.AlipaySignature;
-import java.net.URLEncoder;
+import io.paynotify.simulator.sign.AlipaySigner;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
-import java.security.Signature;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** Builds signed Alipay notification bodies the way Alipay's servers would. */
+/**
+ * Builds signed Alipay notification bodies the way Alipay's servers would: the parameters are this class's, the sign
+ * content, signature and form encoding the simulator's {@link AlipaySigner} (proved against alipay-sdk-java in the
+ * simulator's tests, and independent of the service's verifier).
+ */
 public final class AlipayFixtures {
 
     private AlipayFixtures() {}
@@ -45,49 +45,22 @@ public final class AlipayFixtures {
 
     /** Adds sign_type and sign (over the V1 content in the params' charset) with the named test key. */
     public static Map<String, String> signed(Map<String, String> params, String keyName, String signType) {
-        var p = new LinkedHashMap<>(params);
-        p.remove("sign");
-        p.put("sign_type", signType);
-        p.put(
-                "sign",
-                sign(
-                        AlipaySignature.content(p),
-                        charsetOf(p),
-                        TestKeys.pair(keyName).getPrivate(),
-                        signType));
-        return p;
+        return AlipaySigner.signed(params, TestKeys.pair(keyName).getPrivate(), signType);
     }
 
+    /** Base64 of the RSA2 (SHA256withRSA) or RSA (SHA1withRSA) signature of the content in that charset. */
     public static String sign(String content, Charset charset, PrivateKey key, String signType) {
-        try {
-            Signature s = Signature.getInstance(AlipaySignature.algorithm(signType));
-            s.initSign(key);
-            s.update(content.getBytes(charset));
-            return Base64.getEncoder().encodeToString(s.sign());
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return AlipaySigner.sign(content, charset, key, signType);
     }
 
+    /** The charset the params' {@code charset} names: UTF-8 for {@code utf-8}, else (also when absent) GBK. */
     public static Charset charsetOf(Map<String, String> p) {
-        String cs = p.get("charset");
-        if (cs == null) {
-            return Charset.forName("GBK");
-        }
-        return cs.toLowerCase().startsWith("utf") ? StandardCharsets.UTF_8 : Charset.forName("GBK");
+        return AlipaySigner.charsetOf(p);
     }
 
     /** The form body, percent-encoded in the params' own charset ({@code +} for space). */
     public static byte[] body(Map<String, String> params) {
-        Charset cs = charsetOf(params);
-        var sb = new StringBuilder();
-        params.forEach((k, v) -> {
-            if (sb.length() > 0) {
-                sb.append('&');
-            }
-            sb.append(URLEncoder.encode(k, cs)).append('=').append(URLEncoder.encode(v, cs));
-        });
-        return sb.toString().getBytes(StandardCharsets.US_ASCII);
+        return AlipaySigner.formBody(params);
     }
 
     /** {@link #paid} with another trade_status (TRADE_CLOSED, WAIT_BUYER_PAY, TRADE_FINISHED, ...). */

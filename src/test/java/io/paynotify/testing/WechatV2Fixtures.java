@@ -1,15 +1,16 @@
 package io.paynotify.testing;
 
-import io.paynotify.provider.wechatv2.WechatV2Signature;
+import io.paynotify.simulator.sign.WechatV2Signer;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
-import java.security.MessageDigest;
-import java.util.Base64;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
-/** Builds signed WeChat Pay v2 notification bodies, the way WeChat's servers would. */
+/**
+ * Builds signed WeChat Pay v2 notification bodies, the way WeChat's servers would: the fields are this class's, the
+ * signing, rendering and encryption the simulator's {@link WechatV2Signer} (proved against WxJava in the simulator's
+ * tests, and independent of the service's verifier).
+ */
 public final class WechatV2Fixtures {
 
     private WechatV2Fixtures() {}
@@ -134,23 +135,14 @@ public final class WechatV2Fixtures {
         return f;
     }
 
+    /** The uppercase hex sign of the fields (any sign they carry left out), MD5 or HMAC-SHA256. */
     public static String sign(Map<String, String> fields, String key, String type) {
-        byte[] raw =
-                WechatV2Signature.sign(type, WechatV2Signature.content(fields), key.getBytes(StandardCharsets.UTF_8));
-        return HexFormat.of().withUpperCase().formatHex(raw);
+        return WechatV2Signer.sign(fields, type, key);
     }
 
     /** Renders the fields as WeChat does: CDATA for every value. */
     public static String xml(Map<String, String> fields) {
-        var sb = new StringBuilder("<xml>");
-        fields.forEach((k, v) -> sb.append('<')
-                .append(k)
-                .append("><![CDATA[")
-                .append(v)
-                .append("]]></")
-                .append(k)
-                .append('>'));
-        return sb.append("</xml>").toString();
+        return WechatV2Signer.xml(fields);
     }
 
     public static byte[] body(Map<String, String> fields) {
@@ -201,39 +193,17 @@ public final class WechatV2Fixtures {
         return f;
     }
 
-    /** Encrypts {@code <root>fields</root>} as WeChat does: AES-256-ECB/PKCS#7, key = lowercase hex MD5(apiKey). */
+    /** Encrypts {@code <root>fields</root>} (CDATA values) as WeChat does: AES-256-ECB, key = hex MD5(apiKey). */
     public static String encryptReqInfo(Map<String, String> info, String apiKey) {
-        var sb = new StringBuilder("<root>");
-        info.forEach((k, v) -> sb.append('<')
-                .append(k)
-                .append("><![CDATA[")
-                .append(v)
-                .append("]]></")
-                .append(k)
-                .append('>'));
-        sb.append("</root>");
-        return encryptReqInfo(sb.toString().getBytes(StandardCharsets.UTF_8), apiKey);
+        return encryptReqInfo(WechatV2Signer.xml("root", info, Set.of()).getBytes(StandardCharsets.UTF_8), apiKey);
     }
 
     public static String encryptReqInfo(byte[] plain, String apiKey) {
-        try {
-            var cipher = javax.crypto.Cipher.getInstance("AES/ECB/PKCS5Padding");
-            cipher.init(
-                    javax.crypto.Cipher.ENCRYPT_MODE,
-                    new javax.crypto.spec.SecretKeySpec(md5Hex(apiKey).getBytes(StandardCharsets.US_ASCII), "AES"));
-            return Base64.getEncoder().encodeToString(cipher.doFinal(plain));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return WechatV2Signer.encryptReqInfo(apiKey, plain);
     }
 
-    /** Lowercase hex MD5 of the UTF-8 text. */
+    /** Lowercase hex MD5 of the UTF-8 text: the req_info key of that API key. */
     public static String md5Hex(String text) {
-        try {
-            return HexFormat.of()
-                    .formatHex(MessageDigest.getInstance("MD5").digest(text.getBytes(StandardCharsets.UTF_8)));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return WechatV2Signer.reqInfoKey(text);
     }
 }

@@ -3,33 +3,29 @@ package io.paynotify.testing;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paynotify.provider.RawNotify;
+import io.paynotify.simulator.sign.WechatV3Signer;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.PrivateKey;
 import java.security.SecureRandom;
-import java.security.Signature;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
-import javax.crypto.Cipher;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Builds WeChat Pay v3 notifications the way WeChat's servers do: the resource JSON, encrypted with AES-256-GCM
  * under the channel's API v3 key, wrapped in the envelope, and signed with SHA256withRSA over
  * {@code timestamp\nnonce\nbody\n} by a platform key of {@link TestKeys}. Every step is exposed so that tests can
- * tamper with exactly one of them and sign the result again.
+ * tamper with exactly one of them and sign the result again. The encryption and the signature are the simulator's
+ * {@link WechatV3Signer} (proved against wechatpay-java in the simulator's tests).
  */
 public final class WechatV3Fixtures {
 
-    public static final String SIGNATURE_TYPE = "WECHATPAY2-SHA256-RSA2048";
-    public static final String ALGORITHM = "AEAD_AES_256_GCM";
+    public static final String SIGNATURE_TYPE = WechatV3Signer.SCHEMA;
+    public static final String ALGORITHM = WechatV3Signer.ALGORITHM;
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final SecureRandom RANDOM = new SecureRandom();
@@ -145,19 +141,7 @@ public final class WechatV3Fixtures {
 
     /** Base64 of AES-256-GCM(plaintext) ‖ tag, the nonce and associated data entering as UTF-8 (null aad = none). */
     public static String encrypt(byte[] key, String nonce, String associatedData, byte[] plaintext) {
-        try {
-            Cipher cipher = Cipher.getInstance("AES/GCM/NoPadding");
-            cipher.init(
-                    Cipher.ENCRYPT_MODE,
-                    new SecretKeySpec(key, "AES"),
-                    new GCMParameterSpec(128, nonce.getBytes(StandardCharsets.UTF_8)));
-            if (associatedData != null) {
-                cipher.updateAAD(associatedData.getBytes(StandardCharsets.UTF_8));
-            }
-            return Base64.getEncoder().encodeToString(cipher.doFinal(plaintext));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return WechatV3Signer.encrypt(key, nonce, associatedData, plaintext);
     }
 
     /** Encrypts with the API v3 key of {@link TestChannels#WX3}. */
@@ -224,30 +208,15 @@ public final class WechatV3Fixtures {
      * it (a serial that does not belong to the key makes a delivery that must fail).
      */
     public static Delivery signed(byte[] body, String keyName, String serial, long timestamp) {
-        String nonce = random(32);
-        String ts = Long.toString(timestamp);
         var h = new LinkedHashMap<String, String>();
         h.put("Content-Type", "application/json");
-        h.put("Wechatpay-Timestamp", ts);
-        h.put("Wechatpay-Nonce", nonce);
-        h.put("Wechatpay-Signature", sign(TestKeys.pair(keyName).getPrivate(), ts, nonce, body));
-        h.put("Wechatpay-Serial", serial);
-        h.put("Wechatpay-Signature-Type", SIGNATURE_TYPE);
+        h.putAll(WechatV3Signer.headers(TestKeys.pair(keyName).getPrivate(), serial, timestamp, random(32), body));
         return new Delivery(body, h);
     }
 
     /** Base64 SHA256withRSA over the three lines, each ending in a line feed. */
     public static String sign(PrivateKey key, String timestamp, String nonce, byte[] body) {
-        try {
-            Signature s = Signature.getInstance("SHA256withRSA");
-            s.initSign(key);
-            s.update((timestamp + "\n" + nonce + "\n").getBytes(StandardCharsets.UTF_8));
-            s.update(body);
-            s.update((byte) '\n');
-            return Base64.getEncoder().encodeToString(s.sign());
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return WechatV3Signer.sign(key, timestamp, nonce, body);
     }
 
     /** A signed TRANSACTION.SUCCESS notice for a payment of {@code total} fen on {@link TestChannels#WX3}. */

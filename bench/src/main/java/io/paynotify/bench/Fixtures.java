@@ -5,31 +5,27 @@ import io.paynotify.core.notify.Provider;
 import io.paynotify.provider.alipay.AlipayKeys;
 import io.paynotify.provider.wechatv2.WechatV2Keys;
 import io.paynotify.provider.wechatv3.WechatV3Keys;
-import java.net.URLEncoder;
+import io.paynotify.simulator.sign.AlipaySigner;
+import io.paynotify.simulator.sign.WechatV2Signer;
+import io.paynotify.simulator.sign.WechatV3Signer;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyPair;
 import java.security.KeyPairGenerator;
-import java.security.MessageDigest;
 import java.security.PrivateKey;
 import java.security.PublicKey;
-import java.security.Signature;
 import java.util.Base64;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeMap;
-import javax.crypto.Cipher;
-import javax.crypto.Mac;
-import javax.crypto.spec.GCMParameterSpec;
-import javax.crypto.spec.SecretKeySpec;
 
 /**
  * Builds correctly signed notifications the way the providers' servers do, for the benchmarks and the load driver.
- * The signing is written here independently of paynotify's verifiers, so a benchmark never measures a verifier
- * against its own mirror image: every fixture is also checked by the official SDKs before a measurement starts.
+ * The signing is the simulator's ({@link WechatV2Signer}, {@link WechatV3Signer}, {@link AlipaySigner}), written
+ * independently of paynotify's verifiers and proved against the official SDKs in the simulator's tests, so a
+ * benchmark never measures a verifier against its own mirror image; every fixture is also checked by the official
+ * SDKs before a measurement starts ({@link VerifyBenchmark}'s set-ups).
  */
 public final class Fixtures {
 
@@ -107,44 +103,18 @@ public final class Fixtures {
         f.put("total_fee", Long.toString(totalFee));
         f.put("trade_type", "JSAPI");
         f.put("transaction_id", transactionId);
-        f.put("sign", wechatV2Sign(f, signType));
+        f.put("sign", WechatV2Signer.sign(f, signType, WX_KEY));
         return f;
     }
 
     /** Renders the fields as WeChat does: CDATA for every value. */
     public static byte[] wechatV2Xml(Map<String, String> f) {
-        var sb = new StringBuilder(768).append("<xml>");
-        f.forEach((k, v) -> sb.append('<').append(k).append("><![CDATA[").append(v).append("]]></").append(k)
-                .append('>'));
-        return sb.append("</xml>").toString().getBytes(StandardCharsets.UTF_8);
+        return WechatV2Signer.xml(f).getBytes(StandardCharsets.UTF_8);
     }
 
     /** The exact bytes a v2 signature is computed over: sorted non-empty fields but sign, then {@code &key=}. */
     public static byte[] wechatV2SignedBytes(Map<String, String> fields) {
-        var sb = new StringBuilder();
-        new TreeMap<>(fields).forEach((k, v) -> {
-            if (!"sign".equals(k) && !v.isEmpty()) {
-                sb.append(k).append('=').append(v).append('&');
-            }
-        });
-        return sb.append("key=").append(WX_KEY).toString().getBytes(StandardCharsets.UTF_8);
-    }
-
-    static String wechatV2Sign(Map<String, String> fields, String signType) {
-        byte[] message = wechatV2SignedBytes(fields);
-        try {
-            byte[] raw;
-            if ("MD5".equals(signType)) {
-                raw = MessageDigest.getInstance("MD5").digest(message);
-            } else {
-                Mac mac = Mac.getInstance("HmacSHA256");
-                mac.init(new SecretKeySpec(WX_KEY.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-                raw = mac.doFinal(message);
-            }
-            return HexFormat.of().withUpperCase().formatHex(raw);
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return WechatV2Signer.signedBytes(fields, WX_KEY);
     }
 
     // ------------------------------------------------------------------ Alipay
@@ -178,32 +148,13 @@ public final class Fixtures {
 
     /** The V1 content Alipay signs: sorted non-empty params but sign and sign_type, {@code k=v&...}, UTF-8. */
     public static byte[] alipaySignedBytes(Map<String, String> params) {
-        var sb = new StringBuilder();
-        new TreeMap<>(params).forEach((k, v) -> {
-            if (!"sign".equals(k) && !"sign_type".equals(k) && !v.isEmpty()) {
-                if (sb.length() > 0) {
-                    sb.append('&');
-                }
-                sb.append(k).append('=').append(v);
-            }
-        });
-        return sb.toString().getBytes(StandardCharsets.UTF_8);
+        return AlipaySigner.content(params).getBytes(StandardCharsets.UTF_8);
     }
 
     /** A signed (RSA2) Alipay payment notice as a form body, percent-encoded in UTF-8. */
     public static byte[] alipayPaid(String outTradeNo, String tradeNo, String totalAmount, PrivateKey alipayPrivate) {
         Map<String, String> p = alipayPaidParams(outTradeNo, tradeNo, totalAmount);
-        p.put("sign_type", "RSA2");
-        p.put("sign", Base64.getEncoder().encodeToString(rsaSign(alipaySignedBytes(p), alipayPrivate)));
-        var sb = new StringBuilder(1536);
-        p.forEach((k, v) -> {
-            if (sb.length() > 0) {
-                sb.append('&');
-            }
-            sb.append(URLEncoder.encode(k, StandardCharsets.UTF_8)).append('=')
-                    .append(URLEncoder.encode(v, StandardCharsets.UTF_8));
-        });
-        return sb.toString().getBytes(StandardCharsets.US_ASCII);
+        return AlipaySigner.formBody(AlipaySigner.signed(p, alipayPrivate, AlipaySigner.RSA2));
     }
 
     // ------------------------------------------------------------------ WeChat Pay v3
@@ -220,13 +171,13 @@ public final class Fixtures {
             h.put("wechatpay-nonce", List.of(nonce));
             h.put("wechatpay-signature", List.of(signature));
             h.put("wechatpay-serial", List.of(serial));
-            h.put("wechatpay-signature-type", List.of("WECHATPAY2-SHA256-RSA2048"));
+            h.put("wechatpay-signature-type", List.of(WechatV3Signer.SCHEMA));
             return h;
         }
 
         /** The bytes the platform signs: {@code timestamp\nnonce\nbody\n}. */
         public byte[] signedBytes() {
-            return signedMessage(timestamp, nonce, body);
+            return WechatV3Signer.message(timestamp, nonce, body);
         }
     }
 
@@ -240,46 +191,18 @@ public final class Fixtures {
                 + ",\"currency\":\"CNY\",\"payer_currency\":\"CNY\"}}";
         String resourceNonce = "fdasflkja484"; // 12 characters, used as the GCM IV bytes
         String aad = "transaction";
-        byte[] ct;
-        try {
-            Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
-            c.init(Cipher.ENCRYPT_MODE, new SecretKeySpec(WX3_API_V3_KEY.getBytes(StandardCharsets.UTF_8), "AES"),
-                    new GCMParameterSpec(128, resourceNonce.getBytes(StandardCharsets.UTF_8)));
-            c.updateAAD(aad.getBytes(StandardCharsets.UTF_8));
-            ct = c.doFinal(resource.getBytes(StandardCharsets.UTF_8));
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        String ciphertext =
+                WechatV3Signer.encrypt(WX3_API_V3_KEY, resourceNonce, aad, resource.getBytes(StandardCharsets.UTF_8));
         String envelope = "{\"id\":\"EV-" + Integer.toUnsignedString(outTradeNo.hashCode())
                 + "\",\"create_time\":\"2026-01-02T11:04:06+08:00\",\"resource_type\":\"encrypt-resource\","
                 + "\"event_type\":\"TRANSACTION.SUCCESS\",\"summary\":\"支付成功\",\"resource\":{\"original_type\":"
-                + "\"transaction\",\"algorithm\":\"AEAD_AES_256_GCM\",\"ciphertext\":\""
-                + Base64.getEncoder().encodeToString(ct) + "\",\"associated_data\":\"" + aad + "\",\"nonce\":\""
-                + resourceNonce + "\"}}";
+                + "\"transaction\",\"algorithm\":\"" + WechatV3Signer.ALGORITHM + "\",\"ciphertext\":\"" + ciphertext
+                + "\",\"associated_data\":\"" + aad + "\",\"nonce\":\"" + resourceNonce + "\"}}";
         byte[] body = envelope.getBytes(StandardCharsets.UTF_8);
         String ts = Long.toString(epochSecond);
         String nonce = "593BEC0C930BF1AFEB40B4A08C8FB242";
-        String sig = Base64.getEncoder().encodeToString(rsaSign(signedMessage(ts, nonce, body), platformPrivate));
-        return new V3Notice(body, ts, nonce, sig, WX3_SERIAL, ct, resourceNonce, aad);
-    }
-
-    static byte[] signedMessage(String timestamp, String nonce, byte[] body) {
-        byte[] head = (timestamp + "\n" + nonce + "\n").getBytes(StandardCharsets.UTF_8);
-        byte[] out = new byte[head.length + body.length + 1];
-        System.arraycopy(head, 0, out, 0, head.length);
-        System.arraycopy(body, 0, out, head.length, body.length);
-        out[out.length - 1] = '\n';
-        return out;
-    }
-
-    static byte[] rsaSign(byte[] message, PrivateKey key) {
-        try {
-            Signature s = Signature.getInstance("SHA256withRSA");
-            s.initSign(key);
-            s.update(message);
-            return s.sign();
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        String sig = WechatV3Signer.sign(platformPrivate, ts, nonce, body);
+        return new V3Notice(body, ts, nonce, sig, WX3_SERIAL, Base64.getDecoder().decode(ciphertext), resourceNonce,
+                aad);
     }
 }

@@ -44,8 +44,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * {@link AlipayAdapter#verify} on its own, without Quarkus: which deliveries are refused (400 or 401, and so never
  * stored) and what an accepted one says. Sign types and downgrades, key rotation, charsets, escapes, repeated
  * parameters, required fields, ids, amounts and times. How a notice is classified is {@link
- * AlipayClassificationTest}; what reaches the database and the wire is {@link AlipayIntakeTest} and {@link
- * AlipayTransportTest}.
+ * AlipayClassificationTest}; what reaches the database and the wire is {@link AlipayIntakeTest}, {@link
+ * AlipayTransportTest} and {@code intake/NotificationRulesTest}.
  */
 @Tag("unit")
 class AlipayAdapterTest {
@@ -527,7 +527,7 @@ class AlipayAdapterTest {
     @NullSource
     @ValueSource(strings = {"", "2026-02-30 11:04:05", "2026-01-02T11:04:05", "20260102110405", "2026-01-02 11:04"})
     void absentOrMalformedGmtPaymentIsNoPaidAtButNoRefusal(String gmtPayment) {
-        // the intake then takes the arrival time (AlipayIntakeTest)
+        // the intake then takes the arrival time (intake/NotificationRulesTest)
         VerifiedNotification n = verify(aNotice().set("gmt_payment", gmtPayment));
         assertEquals(NotifyClass.PAID, n.notifyClass());
         assertNull(n.paidAt());

@@ -233,7 +233,7 @@ class AlipayClassificationTest {
     @ParameterizedTest
     @ValueSource(strings = {"Case-abc", "CASE-ABC", "case-abc", "Case-ab"})
     void theOrderNumberIsKeptExactlyAsSent(String orderNo) {
-        // the lookup is byte for byte (AlipayIntakeTest): nothing here may fold case or trim
+        // the lookup is byte for byte (intake/NotificationRulesTest): nothing here may fold case or trim
         assertEquals(orderNo, verify(aNotice().orderNo(orderNo)).outTradeNo());
     }
 

@@ -19,9 +19,6 @@ import java.util.UUID;
 /** Shared helpers of the Alipay HTTP tests: posting, the acks, and the rows to assert on. */
 final class AlipayHttp {
 
-    /** The paidAt of an order paid by {@link #markPaid}. */
-    static final Instant FIXTURE_PAID_AT = Instant.parse("2020-01-01T00:00:00Z");
-
     /** gmt_payment 2026-01-02 11:04:05 of the fixtures, read as Beijing time. */
     static final Instant GMT_PAYMENT = Instant.parse("2026-01-02T03:04:05Z");
 
@@ -66,17 +63,6 @@ final class AlipayHttp {
 
     static long insertOrder(String no, long amount) {
         return Db.insertOrder(TestChannels.ALI, "ALIPAY", no, amount);
-    }
-
-    /** Marks an order paid by a TRADE_SUCCESS at {@link #FIXTURE_PAID_AT}, as if an earlier notice had. */
-    static void markPaid(String no, String tradeNo) {
-        Db.update(
-                "UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = timestamptz"
-                        + " '2020-01-01 00:00:00+00', paid_provider_status = 'TRADE_SUCCESS'"
-                        + " WHERE channel = ? AND out_trade_no = ?",
-                tradeNo,
-                TestChannels.ALI,
-                no);
     }
 
     static Map<String, Object> order(String no) {

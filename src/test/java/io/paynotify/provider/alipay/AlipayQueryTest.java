@@ -17,6 +17,7 @@ import io.paynotify.core.query.QueryAnswer;
 import io.paynotify.core.query.QueryError;
 import io.paynotify.core.query.QueryResult;
 import io.paynotify.provider.QueryHttp;
+import io.paynotify.simulator.sign.AlipaySigner;
 import io.paynotify.testing.FakeGateway;
 import io.paynotify.testing.FakeGateway.Reply;
 import io.paynotify.testing.QueryChannels;
@@ -24,7 +25,6 @@ import io.paynotify.testing.TestKeys;
 import java.net.URLDecoder;
 import java.nio.charset.Charset;
 import java.nio.charset.StandardCharsets;
-import java.security.GeneralSecurityException;
 import java.security.Signature;
 import java.time.Clock;
 import java.time.Duration;
@@ -85,15 +85,9 @@ class AlipayQueryTest {
         return sb.append('}').toString();
     }
 
+    /** An answer's sign: RSA2 over the response object's text in that charset, by the named key. */
     static String sign(String content, String keyName, Charset charset) {
-        try {
-            Signature s = Signature.getInstance("SHA256withRSA");
-            s.initSign(TestKeys.pair(keyName).getPrivate());
-            s.update(content.getBytes(charset));
-            return Base64.getEncoder().encodeToString(s.sign());
-        } catch (GeneralSecurityException e) {
-            throw new IllegalStateException(e);
-        }
+        return AlipaySigner.sign(content, charset, TestKeys.pair(keyName).getPrivate(), AlipaySigner.RSA2);
     }
 
     /** The answer body: the response object as given, then its signature by the Alipay key. */

@@ -532,7 +532,7 @@ class WechatV2AdapterTest {
     @ParameterizedTest
     @ValueSource(strings = {"", "20140231131540", "2014-09-03 13:15:40", "201409031315", "２０１４０９０３１３１５４０"})
     void malformedTimeEndIsNoPaidAt(String timeEnd) {
-        // the intake then takes the arrival time (WechatV2IntakeTest): a bad time never refuses a payment
+        // the intake then takes the arrival time (intake/NotificationRulesTest): a bad time never refuses a payment
         VerifiedNotification v = accepted(payment().with("time_end", timeEnd).md5());
         assertEquals(NotifyClass.PAID, v.notifyClass());
         assertNull(v.paidAt());

@@ -38,7 +38,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * The provider's part of the outcome matrix (docs/state-machine.md) for WeChat Pay v2: which class each status is, and the
  * fields the state machine decides on (amount, currency, transaction id, account ids). What each class does to an
  * order of each state is {@code OrderStateMachineTest}'s, cell by cell; what the database does with a decision is
- * {@code WechatV2IntakeTest}'s. WeChat sends no close notices, so v2 has no CLOSE class.
+ * {@code intake/NotificationRulesTest}'s and {@code WechatV2IntakeTest}'s. WeChat sends no close notices, so v2 has no CLOSE class.
  */
 @Tag("unit")
 class WechatV2ClassificationTest {

@@ -33,9 +33,6 @@ final class WechatV2Http {
     static final String FAIL_413 = fail("body too large");
     static final String FAIL_422 = fail("not accepted");
 
-    /** The paidAt of an order paid by {@link #markPaid}. */
-    static final Instant FIXTURE_PAID_AT = Instant.parse("2020-01-01T00:00:00Z");
-
     /** time_end 20140903131540 of the fixtures, read as Beijing time. */
     static final Instant TIME_END = Instant.parse("2014-09-03T05:15:40Z");
 
@@ -67,19 +64,6 @@ final class WechatV2Http {
 
     static long insertOrder(String no, long amount) {
         return Db.insertOrder(TestChannels.WX, "WECHATPAY_V2", no, amount);
-    }
-
-    static void markPaid(String no, String txn) {
-        Db.update(
-                "UPDATE orders SET state = 'SUCCESS', transaction_id = ?, paid_at = timestamptz '2020-01-01 00:00:00+00',"
-                        + " paid_provider_status = 'SUCCESS' WHERE channel = ? AND out_trade_no = ?",
-                txn,
-                TestChannels.WX,
-                no);
-    }
-
-    static void markClosed(String no) {
-        Db.update("UPDATE orders SET state = 'CLOSED' WHERE channel = ? AND out_trade_no = ?", TestChannels.WX, no);
     }
 
     static Map<String, Object> order(String no) {

@@ -4,12 +4,14 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paynotify.simulator.gateway.GatewayConfig.AlipayApp;
+import io.paynotify.simulator.sign.AlipaySigner;
+import io.paynotify.simulator.sign.BeijingTime;
 import java.math.BigDecimal;
+import java.nio.charset.StandardCharsets;
 import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
-import java.util.TreeMap;
 
 /**
  * Alipay {@code POST /gateway.do} with {@code method=alipay.trade.query}: reads the parameters from the query string
@@ -110,8 +112,9 @@ final class AlipayApi {
         if (rejection != null) {
             return refuse(request, params, outTradeNo, rejection, ROOT, errorFor(rejection), app);
         }
-        String content = signContent(params);
-        if (!Rsa.verify(app.appPublicKey(), content, params.get("sign"))) {
+        String content = AlipaySigner.requestContent(params);
+        if (!AlipaySigner.verify(
+                content, StandardCharsets.UTF_8, params.get("sign"), app.appPublicKey(), AlipaySigner.RSA2)) {
             Map<String, Object> error = error(
                     "40002",
                     "isv.invalid-signature",
@@ -165,7 +168,7 @@ final class AlipayApi {
             response.put("buyer_pay_amount", state.paid() ? total : "0.00");
             response.put("out_trade_no", outTradeNo);
             if (state.paid()) {
-                response.put("send_pay_date", ChinaTime.alipay(trade.paidAt()));
+                response.put("send_pay_date", BeijingTime.plain(trade.paidAt()));
             }
             response.put("total_amount", total);
             response.put("trade_no", trade.transactionId());
@@ -175,7 +178,8 @@ final class AlipayApi {
         String inBody = fault == Fault.ESCAPED_SLASHES ? text.replace("/", "\\/") : text;
         String sign = null;
         if (fault != Fault.UNSIGNED) {
-            sign = Rsa.sign(fault == Fault.BAD_SIGNATURE ? foreignKeys.rsa() : app.alipayPrivateKey(), text);
+            sign = AlipaySigner.signAnswer(
+                    text, fault == Fault.BAD_SIGNATURE ? foreignKeys.rsa() : app.alipayPrivateKey());
         }
         return Reply.of(200, CONTENT_TYPE, envelope(ROOT, inBody, sign));
     }
@@ -189,20 +193,6 @@ final class AlipayApi {
             params.putAll(ReceivedRequest.formPairs(request.bodyText()));
         }
         return params;
-    }
-
-    /** Alipay's request sign content: every parameter but {@code sign}, empty ones skipped, sorted, joined. */
-    static String signContent(Map<String, String> params) {
-        StringBuilder content = new StringBuilder();
-        new TreeMap<>(params).forEach((name, value) -> {
-            if (!"sign".equals(name) && value != null && !value.isEmpty()) {
-                content.append(content.length() == 0 ? "" : "&")
-                        .append(name)
-                        .append('=')
-                        .append(value);
-            }
-        });
-        return content.toString();
     }
 
     /** The first common parameter Alipay would refuse, as its sub_code, or null. */
@@ -223,7 +213,7 @@ final class AlipayApi {
             return "isv.missing-timestamp";
         }
         try {
-            ChinaTime.ALIPAY.parse(params.get("timestamp"));
+            BeijingTime.PLAIN.parse(params.get("timestamp"));
         } catch (DateTimeParseException e) {
             return "isv.invalid-timestamp";
         }
@@ -257,7 +247,7 @@ final class AlipayApi {
         trades.record(new RecordedRequest(
                 Api.ALIPAY, outTradeNo, false, why, request.lowerCaseHeaders(), params, request.receivedAt()));
         String text = write(error);
-        String sign = signer == null ? null : Rsa.sign(signer.alipayPrivateKey(), text);
+        String sign = signer == null ? null : AlipaySigner.signAnswer(text, signer.alipayPrivateKey());
         return Reply.of(200, CONTENT_TYPE, envelope(root, text, sign));
     }
 

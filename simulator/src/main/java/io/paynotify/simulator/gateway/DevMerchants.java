@@ -1,5 +1,11 @@
 package io.paynotify.simulator.gateway;
 
+import io.paynotify.simulator.sign.Pem;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.security.PrivateKey;
+import java.security.PublicKey;
 import java.util.Map;
 
 /** The merchants of paynotify's dev profile, with the dev keys from {@code simulator/keys} (public, dev-only). */
@@ -27,15 +33,40 @@ final class DevMerchants {
                         WECHAT_V3_MCH_ID,
                         WECHAT_V3_APP_ID,
                         WECHAT_V3_MERCHANT_SERIAL,
-                        Pem.publicKeyResource(KEY_DIR + "wechatpay-v3-dev-merchant-public.pem"),
+                        publicKeyResource(KEY_DIR + "wechatpay-v3-dev-merchant-public.pem"),
                         Map.of(
                                 WECHAT_V3_PLATFORM_SERIAL,
-                                Pem.privateKeyResource(KEY_DIR + "wechatpay-v3-dev-platform-private.pem")),
+                                privateKeyResource(KEY_DIR + "wechatpay-v3-dev-platform-private.pem")),
                         WECHAT_V3_PLATFORM_SERIAL)
                 .alipay(
                         ALIPAY_APP_ID,
-                        Pem.publicKeyResource(KEY_DIR + "alipay-dev-app-public.pem"),
-                        Pem.privateKeyResource(KEY_DIR + "alipay-dev-private.pem"))
+                        publicKeyResource(KEY_DIR + "alipay-dev-app-public.pem"),
+                        privateKeyResource(KEY_DIR + "alipay-dev-private.pem"))
                 .build();
+    }
+
+    static PublicKey publicKeyResource(String path) {
+        return Pem.publicKey(resource(path));
+    }
+
+    static PrivateKey privateKeyResource(String path) {
+        return Pem.privateKey(resource(path));
+    }
+
+    /** A dev key's text from the class path (this class's loader, else the thread's). */
+    private static String resource(String path) {
+        ClassLoader loader = DevMerchants.class.getClassLoader();
+        InputStream in = loader == null ? null : loader.getResourceAsStream(path);
+        if (in == null && Thread.currentThread().getContextClassLoader() != null) {
+            in = Thread.currentThread().getContextClassLoader().getResourceAsStream(path);
+        }
+        if (in == null) {
+            throw new IllegalStateException("dev key not on the classpath: " + path);
+        }
+        try (InputStream stream = in) {
+            return new String(stream.readAllBytes(), StandardCharsets.US_ASCII);
+        } catch (IOException e) {
+            throw new IllegalStateException("cannot read " + path + ": " + e.getMessage(), e);
+        }
     }
 }

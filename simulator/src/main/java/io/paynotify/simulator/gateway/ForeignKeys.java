@@ -1,5 +1,7 @@
 package io.paynotify.simulator.gateway;
 
+import java.security.GeneralSecurityException;
+import java.security.KeyPairGenerator;
 import java.security.PrivateKey;
 
 /** Keys no merchant configured, for {@link Fault#BAD_SIGNATURE}: made once per gateway, when first needed. */
@@ -14,7 +16,7 @@ final class ForeignKeys {
         if (key == null) {
             synchronized (this) {
                 if (rsa == null) {
-                    rsa = Rsa.generatePrivateKey();
+                    rsa = generateRsaKey();
                 }
                 key = rsa;
             }
@@ -24,5 +26,15 @@ final class ForeignKeys {
 
     String wechatV2ApiKey() {
         return wechatV2ApiKey;
+    }
+
+    private static PrivateKey generateRsaKey() {
+        try {
+            KeyPairGenerator generator = KeyPairGenerator.getInstance("RSA");
+            generator.initialize(2048);
+            return generator.generateKeyPair().getPrivate();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("cannot generate an RSA key: " + e.getMessage(), e);
+        }
     }
 }

@@ -4,7 +4,6 @@ import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.Set;
 import javax.xml.XMLConstants;
 import javax.xml.parsers.DocumentBuilder;
 import javax.xml.parsers.DocumentBuilderFactory;
@@ -16,7 +15,10 @@ import org.w3c.dom.NodeList;
 import org.xml.sax.SAXException;
 import org.xml.sax.helpers.DefaultHandler;
 
-/** WeChat Pay v2's flat {@code <xml>} documents: read with DTDs and external entities refused, written with CDATA. */
+/**
+ * WeChat Pay v2's flat {@code <xml>} documents, read with DTDs and external entities refused (they are written by
+ * {@link io.paynotify.simulator.sign.WechatV2Signer#xml}).
+ */
 final class SafeXml {
 
     private SafeXml() {}
@@ -51,23 +53,6 @@ final class SafeXml {
             }
         }
         return fields;
-    }
-
-    /** {@code <xml>} with one element per field; text in CDATA as WeChat writes it, except the numeric fields. */
-    static String write(Map<String, String> fields, Set<String> numeric) {
-        StringBuilder xml = new StringBuilder("<xml>");
-        fields.forEach((name, value) -> {
-            xml.append('<').append(name).append('>');
-            if (numeric.contains(name)) {
-                xml.append(value);
-            } else {
-                xml.append("<![CDATA[")
-                        .append(value.replace("]]>", "]]]]><![CDATA[>"))
-                        .append("]]>");
-            }
-            xml.append("</").append(name).append('>');
-        });
-        return xml.append("</xml>").toString();
     }
 
     private static DocumentBuilderFactory factory() throws ParserConfigurationException {

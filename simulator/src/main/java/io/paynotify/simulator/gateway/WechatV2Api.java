@@ -1,10 +1,11 @@
 package io.paynotify.simulator.gateway;
 
+import io.paynotify.simulator.sign.BeijingTime;
+import io.paynotify.simulator.sign.WechatV2Signer;
 import io.paynotify.simulator.gateway.GatewayConfig.WechatV2Merchant;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 
 /**
  * WeChat Pay v2 {@code POST /pay/orderquery}: checks the request as WeChat does (known mch_id and appid, the sign by
@@ -22,7 +23,6 @@ final class WechatV2Api {
     static final String PAYER_OPENID = "oPaynotifySimulatorPayer0001";
 
     private static final String CONTENT_TYPE = "text/xml; charset=utf-8";
-    private static final Set<String> NUMERIC = Set.of("total_fee", "cash_fee", "settlement_total_fee");
 
     private final GatewayConfig config;
     private final Trades trades;
@@ -49,10 +49,10 @@ final class WechatV2Api {
         if (!merchant.get().appId().equals(fields.get("appid"))) {
             return refuse(request, fields, "appid " + fields.get("appid") + " is not mch_id's", "appid和mch_id不匹配");
         }
-        if (!WechatV2Sign.known(signType)) {
+        if (!WechatV2Signer.known(signType)) {
             return refuse(request, fields, "unknown sign_type " + signType, "签名类型错误");
         }
-        if (!WechatV2Sign.matches(fields, signType, merchant.get().apiKey())) {
+        if (!WechatV2Signer.matches(fields, signType, merchant.get().apiKey())) {
             return refuse(request, fields, "wrong or missing sign", "签名错误");
         }
         if (isBlank(fields.get("nonce_str"))) {
@@ -103,14 +103,14 @@ final class WechatV2Api {
                 answer.put("cash_fee", Long.toString(trade.amountFen()));
                 answer.put("fee_type", "CNY");
                 answer.put("transaction_id", trade.transactionId());
-                answer.put("time_end", ChinaTime.wechatV2(trade.paidAt()));
+                answer.put("time_end", BeijingTime.compact(trade.paidAt()));
             }
         }
         if (fault != Fault.UNSIGNED) {
             String key = fault == Fault.BAD_SIGNATURE ? foreignKeys.wechatV2ApiKey() : merchant.apiKey();
-            answer.put("sign", WechatV2Sign.sign(answer, signType, key));
+            answer.put("sign", WechatV2Signer.sign(answer, signType, key));
         }
-        return Reply.of(200, CONTENT_TYPE, SafeXml.write(answer, NUMERIC));
+        return Reply.of(200, CONTENT_TYPE, WechatV2Signer.xml("xml", answer, WechatV2Signer.NUMERIC));
     }
 
     private Reply refuse(ReceivedRequest request, Map<String, String> fields, String why, String returnMsg) {
@@ -130,7 +130,7 @@ final class WechatV2Api {
         Map<String, String> answer = new LinkedHashMap<>();
         answer.put("return_code", "FAIL");
         answer.put("return_msg", returnMsg);
-        return Reply.of(200, CONTENT_TYPE, SafeXml.write(answer, NUMERIC));
+        return Reply.of(200, CONTENT_TYPE, WechatV2Signer.xml("xml", answer, WechatV2Signer.NUMERIC));
     }
 
     private static boolean isBlank(String s) {

@@ -1,5 +1,7 @@
 package io.paynotify.simulator.gateway;
 
+import io.paynotify.simulator.sign.BeijingTime;
+import io.paynotify.simulator.sign.WechatV3Signer;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.paynotify.simulator.gateway.GatewayConfig.WechatV3Merchant;
@@ -108,7 +110,7 @@ final class WechatV3Api {
         t.put("trade_state_desc", trade.rawState() != null ? trade.rawState() : state.wechatDescription());
         if (payment) {
             t.put("bank_type", "OTHERS");
-            t.put("success_time", ChinaTime.wechatV3(trade.paidAt()));
+            t.put("success_time", BeijingTime.rfc3339(trade.paidAt()));
             t.put("payer", Map.of("openid", WechatV2Api.PAYER_OPENID));
         }
         boolean omitted = state.paid() && !payment;
@@ -129,7 +131,7 @@ final class WechatV3Api {
     private static Reply signed(Reply reply, String serial, PrivateKey key) {
         String timestamp = Long.toString(Instant.now().getEpochSecond());
         String nonce = Nonces.alphanumeric(32);
-        String signature = Rsa.sign(key, timestamp + "\n" + nonce + "\n" + reply.bodyText() + "\n");
+        String signature = WechatV3Signer.sign(key, timestamp, nonce, reply.body());
         return reply.withHeader("Request-ID", Nonces.alphanumeric(32))
                 .withHeader("Wechatpay-Nonce", nonce)
                 .withHeader("Wechatpay-Signature", signature)

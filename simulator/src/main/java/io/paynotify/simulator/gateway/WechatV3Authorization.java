@@ -1,5 +1,6 @@
 package io.paynotify.simulator.gateway;
 
+import io.paynotify.simulator.sign.WechatV3Signer;
 import io.paynotify.simulator.gateway.GatewayConfig.WechatV3Merchant;
 import java.time.Instant;
 import java.util.HashMap;
@@ -17,7 +18,7 @@ import java.util.regex.Pattern;
  */
 final class WechatV3Authorization {
 
-    static final String SCHEMA = "WECHATPAY2-SHA256-RSA2048";
+    static final String SCHEMA = WechatV3Signer.SCHEMA;
     static final long MAX_SKEW_SECONDS = 300;
 
     private static final Pattern TOKEN = Pattern.compile("(\\w+)=\"([^\"]*)\"");
@@ -71,9 +72,13 @@ final class WechatV3Authorization {
         if (Math.abs(now.getEpochSecond() - timestamp) > MAX_SKEW_SECONDS) {
             return new Check(merchant, "timestamp " + timestamp + " is more than 5 minutes off");
         }
-        String message = request.method() + "\n" + request.target() + "\n" + tokens.get("timestamp") + "\n"
-                + tokens.get("nonce_str") + "\n" + request.bodyText() + "\n";
-        if (!Rsa.verify(merchant.merchantPublicKey(), message, tokens.get("signature"))) {
+        byte[] message = WechatV3Signer.requestMessage(
+                request.method(),
+                request.target(),
+                tokens.get("timestamp"),
+                tokens.get("nonce_str"),
+                request.bodyText());
+        if (!WechatV3Signer.verify(merchant.merchantPublicKey(), message, tokens.get("signature"))) {
             return new Check(merchant, "signature does not verify with the merchant's public key");
         }
         return new Check(merchant, null);

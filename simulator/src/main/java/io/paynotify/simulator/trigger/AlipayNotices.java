@@ -1,18 +1,16 @@
 package io.paynotify.simulator.trigger;
 
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
+import io.paynotify.simulator.sign.AlipaySigner;
+import io.paynotify.simulator.sign.BeijingTime;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
 
 /**
- * Alipay asynchronous notices (Alipay documentation): a form-urlencoded body in the trade's charset (here UTF-8), signed
- * RSA2 (SHA256withRSA) by Alipay's key over every parameter but {@code sign} and {@code sign_type}, empty values
- * dropped, sorted by name and joined {@code k=v&...} with the decoded values ({@code rsaCheckV1}'s content).
+ * Alipay asynchronous notices (Alipay documentation): a form-urlencoded body in the trade's charset (here UTF-8),
+ * signed RSA2 by Alipay's key ({@link AlipaySigner}).
  */
 final class AlipayNotices implements Notices {
 
@@ -45,9 +43,9 @@ final class AlipayNotices implements Notices {
         p.put("trade_status", full ? "TRADE_CLOSED" : "TRADE_SUCCESS");
         p.put("out_biz_no", trade.outRefundNo());
         p.put("refund_fee", yuan(trade.refundFen()));
-        p.put("gmt_refund", BeijingTime.withMillis(clock));
+        p.put("gmt_refund", BeijingTime.withMillis(clock.instant()));
         if (full) {
-            p.put("gmt_close", BeijingTime.plain(clock));
+            p.put("gmt_close", BeijingTime.plain(clock.instant()));
         }
         return notice(
                 signed(p),
@@ -64,8 +62,8 @@ final class AlipayNotices implements Notices {
         p.put("trade_status", "TRADE_CLOSED");
         p.put("total_amount", yuan(trade.amountFen()));
         p.put("subject", "paynotify simulator");
-        p.put("gmt_create", BeijingTime.plain(Clock.offset(clock, OPEN_FOR.negated())));
-        p.put("gmt_close", BeijingTime.plain(clock));
+        p.put("gmt_create", BeijingTime.plain(clock.instant().minus(OPEN_FOR)));
+        p.put("gmt_close", BeijingTime.plain(clock.instant()));
         return Optional.of(notice(signed(p), "close notice " + describe(p)));
     }
 
@@ -102,7 +100,7 @@ final class AlipayNotices implements Notices {
     private Map<String, String> paid(Trade trade, String appId) {
         String amount = yuan(trade.amountFen());
         Map<String, String> p = common(appId);
-        p.put("gmt_create", BeijingTime.plain(Clock.offset(clock, OPEN_FOR.negated())));
+        p.put("gmt_create", BeijingTime.plain(clock.instant().minus(OPEN_FOR)));
         p.put("seller_email", "sim-seller@example.com");
         p.put("subject", "paynotify simulator 模拟订单");
         p.put("buyer_id", "2088102000000001");
@@ -111,7 +109,7 @@ final class AlipayNotices implements Notices {
         p.put("trade_status", "TRADE_SUCCESS");
         p.put("receipt_amount", amount);
         p.put("buyer_pay_amount", amount);
-        p.put("gmt_payment", BeijingTime.plain(clock));
+        p.put("gmt_payment", BeijingTime.plain(clock.instant()));
         p.put("out_trade_no", trade.outTradeNo());
         p.put("total_amount", amount);
         p.put("trade_no", trade.transactionId());
@@ -122,7 +120,7 @@ final class AlipayNotices implements Notices {
 
     private Map<String, String> common(String appId) {
         Map<String, String> p = new LinkedHashMap<>();
-        p.put("notify_time", BeijingTime.plain(clock));
+        p.put("notify_time", BeijingTime.plain(clock.instant()));
         p.put("notify_type", "trade_status_sync");
         p.put("notify_id", Trade.nonce(34));
         p.put("charset", "utf-8");
@@ -133,27 +131,9 @@ final class AlipayNotices implements Notices {
         return p;
     }
 
-    /** {@code p} with {@code sign_type} RSA2 and {@code sign} added. */
+    /** {@code p} signed RSA2 with Alipay's key: {@code sign_type} and {@code sign} added. */
     private Map<String, String> signed(Map<String, String> p) {
-        p.put("sign", Crypto.sha256WithRsa(channel.alipayKey(), signContent(p).getBytes(StandardCharsets.UTF_8)));
-        p.put("sign_type", "RSA2");
-        return p;
-    }
-
-    /** The signed content: every parameter but sign and sign_type, empty values dropped, sorted, k=v&... */
-    static String signContent(Map<String, String> params) {
-        StringBuilder s = new StringBuilder();
-        for (var e : new TreeMap<>(params).entrySet()) {
-            String k = e.getKey();
-            if (k.equals("sign")
-                    || k.equals("sign_type")
-                    || e.getValue() == null
-                    || e.getValue().isEmpty()) {
-                continue;
-            }
-            s.append(s.length() == 0 ? "" : "&").append(k).append('=').append(e.getValue());
-        }
-        return s.toString();
+        return AlipaySigner.signed(p, channel.alipayKey(), AlipaySigner.RSA2);
     }
 
     /** Fen as Alipay's yuan amount, two decimals. */
@@ -167,14 +147,9 @@ final class AlipayNotices implements Notices {
     }
 
     private Notice notice(Map<String, String> p, String what) {
-        StringBuilder form = new StringBuilder();
-        p.forEach((k, v) -> form.append(form.length() == 0 ? "" : "&")
-                .append(k)
-                .append('=')
-                .append(URLEncoder.encode(v, StandardCharsets.UTF_8)));
         return new Notice(
                 channel.notifyPath(),
-                form.toString().getBytes(StandardCharsets.US_ASCII),
+                AlipaySigner.formBody(p),
                 Map.of(),
                 "application/x-www-form-urlencoded; charset=utf-8",
                 what);

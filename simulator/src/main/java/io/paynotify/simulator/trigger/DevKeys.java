@@ -1,5 +1,6 @@
 package io.paynotify.simulator.trigger;
 
+import io.paynotify.simulator.sign.Pem;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

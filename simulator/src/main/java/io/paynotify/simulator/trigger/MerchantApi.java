@@ -7,10 +7,13 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.HexFormat;
 import java.util.UUID;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 
 /**
  * paynotify's merchant API (docs/api.md#merchant-api) as a merchant's backend calls it: every request signed with
@@ -86,7 +89,13 @@ public final class MerchantApi {
         byte[] message = new byte[head.length + body.length];
         System.arraycopy(head, 0, message, 0, head.length);
         System.arraycopy(body, 0, message, head.length, body.length);
-        return HexFormat.of().formatHex(Crypto.hmacSha256(secret.getBytes(StandardCharsets.UTF_8), message));
+        try {
+            Mac mac = Mac.getInstance("HmacSHA256");
+            mac.init(new SecretKeySpec(secret.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+            return HexFormat.of().formatHex(mac.doFinal(message));
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("the JDK lacks HmacSHA256: " + e.getMessage(), e);
+        }
     }
 
     /**

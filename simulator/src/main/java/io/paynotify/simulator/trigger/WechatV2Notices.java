@@ -1,26 +1,21 @@
 package io.paynotify.simulator.trigger;
 
+import io.paynotify.simulator.sign.BeijingTime;
+import io.paynotify.simulator.sign.WechatV2Signer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import java.util.TreeMap;
 
 /**
- * WeChat Pay API v2 notices (WeChat Pay v2 documentation): an {@code <xml>} body whose {@code sign} is MD5 or HMAC-SHA256 over
- * every non-empty field but {@code sign}, sorted, joined {@code k=v&...}, then {@code &key=<api key>}, as uppercase
- * hex; refund notices carry no {@code sign} but an encrypted {@code req_info} (§1.8).
+ * WeChat Pay API v2 notices (WeChat Pay v2 documentation): an {@code <xml>} body signed by {@link WechatV2Signer};
+ * refund notices carry no {@code sign} but an encrypted {@code req_info} (§1.8).
  */
 final class WechatV2Notices implements Notices {
 
-    static final String MD5 = "MD5";
-    static final String HMAC_SHA256 = "HMAC-SHA256";
-
-    /** Fields WeChat writes as bare numbers; every other value goes in CDATA, as in WeChat's samples. */
-    private static final Set<String> NUMERIC = Set.of("total_fee", "cash_fee", "settlement_total_fee", "coupon_fee");
+    static final String MD5 = WechatV2Signer.MD5;
+    static final String HMAC_SHA256 = WechatV2Signer.HMAC_SHA256;
 
     private final Channel channel;
     private final Clock clock;
@@ -55,17 +50,17 @@ final class WechatV2Notices implements Notices {
         info.put("refund_status", "SUCCESS");
         info.put("settlement_refund_fee", Long.toString(trade.refundFen()));
         info.put("settlement_total_fee", Long.toString(trade.amountFen()));
-        info.put("success_time", BeijingTime.plain(clock));
+        info.put("success_time", BeijingTime.plain(clock.instant()));
         info.put("total_fee", Long.toString(trade.amountFen()));
         info.put("transaction_id", trade.transactionId());
-        String plaintext = elements("root", info);
+        String plaintext = WechatV2Signer.xml("root", info, WechatV2Signer.NUMERIC);
 
         Map<String, String> f = new LinkedHashMap<>();
         f.put("return_code", "SUCCESS");
         f.put("appid", channel.appId());
         f.put("mch_id", channel.mchId());
         f.put("nonce_str", Trade.nonce(32));
-        f.put("req_info", Crypto.reqInfo(channel.apiKey(), plaintext.getBytes(StandardCharsets.UTF_8)));
+        f.put("req_info", WechatV2Signer.encryptReqInfo(channel.apiKey(), plaintext.getBytes(StandardCharsets.UTF_8)));
         return notice(
                 xml(f),
                 "refund notice (req_info encrypted, no sign) out_trade_no=" + trade.outTradeNo() + " out_refund_no="
@@ -130,33 +125,15 @@ final class WechatV2Notices implements Notices {
         f.put("result_code", "SUCCESS");
         f.put("return_code", "SUCCESS");
         f.put("sign_type", signType);
-        f.put("time_end", BeijingTime.compact(clock));
+        f.put("time_end", BeijingTime.compact(clock.instant()));
         f.put("total_fee", Long.toString(trade.amountFen()));
         f.put("trade_type", "NATIVE");
         f.put("transaction_id", trade.transactionId());
         return f;
     }
 
-    /**
-     * The v2 signature: non-empty fields but {@code sign} (so {@code sign_type} is included), sorted by name, joined
-     * {@code k=v&...}, then {@code &key=} and the API key; MD5, or HMAC-SHA256 keyed with the API key; uppercase hex.
-     */
-    static String sign(Map<String, String> fields, String signType, String apiKey) {
-        StringBuilder s = new StringBuilder();
-        for (var e : new TreeMap<>(fields).entrySet()) {
-            if (e.getKey().equals("sign")
-                    || e.getValue() == null
-                    || e.getValue().isEmpty()) {
-                continue;
-            }
-            s.append(s.length() == 0 ? "" : "&").append(e.getKey()).append('=').append(e.getValue());
-        }
-        s.append("&key=").append(apiKey);
-        byte[] data = s.toString().getBytes(StandardCharsets.UTF_8);
-        byte[] mac = signType.equals(HMAC_SHA256)
-                ? Crypto.hmacSha256(apiKey.getBytes(StandardCharsets.UTF_8), data)
-                : Crypto.md5(data);
-        return HexFormat.of().withUpperCase().formatHex(mac);
+    private static String sign(Map<String, String> fields, String signType, String apiKey) {
+        return WechatV2Signer.sign(fields, signType, apiKey);
     }
 
     private String otherAppId() {
@@ -169,17 +146,7 @@ final class WechatV2Notices implements Notices {
     }
 
     private static String xml(Map<String, String> f) {
-        return elements("xml", f);
-    }
-
-    private static String elements(String root, Map<String, String> f) {
-        StringBuilder x = new StringBuilder("<").append(root).append('>');
-        f.forEach((k, v) -> {
-            x.append('<').append(k).append('>');
-            x.append(NUMERIC.contains(k) ? v : "<![CDATA[" + v + "]]>");
-            x.append("</").append(k).append('>');
-        });
-        return x.append("</").append(root).append('>').toString();
+        return WechatV2Signer.xml("xml", f, WechatV2Signer.NUMERIC);
     }
 
     private Notice notice(String body, String what) {

@@ -2,6 +2,8 @@ package io.paynotify.simulator.trigger;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paynotify.simulator.sign.BeijingTime;
+import io.paynotify.simulator.sign.WechatV3Signer;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -11,17 +13,11 @@ import java.util.Optional;
 import java.util.UUID;
 
 /**
- * WeChat Pay API v3 notices (WeChat Pay v3 documentation): a JSON envelope whose {@code resource} is AEAD_AES_256_GCM with the
- * API v3 key, signed SHA256withRSA by the platform key over {@code timestamp\nnonce\nbody\n}, the signature and its
- * inputs in the {@code Wechatpay-*} headers.
+ * WeChat Pay API v3 notices (WeChat Pay v3 documentation): a JSON envelope whose {@code resource} is AEAD_AES_256_GCM
+ * with the API v3 key, signed by the platform key, the signature and its inputs in the {@code Wechatpay-*} headers
+ * ({@link WechatV3Signer}).
  */
 final class WechatV3Notices implements Notices {
-
-    static final String TIMESTAMP = "Wechatpay-Timestamp";
-    static final String NONCE = "Wechatpay-Nonce";
-    static final String SIGNATURE = "Wechatpay-Signature";
-    static final String SERIAL = "Wechatpay-Serial";
-    static final String SIGNATURE_TYPE = "Wechatpay-Signature-Type";
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration STALE_BY = Duration.ofMinutes(10);
@@ -56,7 +52,7 @@ final class WechatV3Notices implements Notices {
         r.put("out_refund_no", trade.outRefundNo());
         r.put("refund_id", trade.refundId());
         r.put("refund_status", "SUCCESS");
-        r.put("success_time", BeijingTime.rfc3339(clock));
+        r.put("success_time", BeijingTime.rfc3339(clock.instant()));
         r.put("user_received_account", "支付用户零钱");
         r.put("amount", amount);
         String body = envelope("REFUND.SUCCESS", "退款成功", "refund", r);
@@ -135,7 +131,7 @@ final class WechatV3Notices implements Notices {
         t.put("trade_state", "SUCCESS");
         t.put("trade_state_desc", "支付成功");
         t.put("bank_type", "OTHERS");
-        t.put("success_time", BeijingTime.rfc3339(clock));
+        t.put("success_time", BeijingTime.rfc3339(clock.instant()));
         t.put("payer", Map.of("openid", "oSimulator0000000000000000001"));
         t.put("amount", amount);
         return envelope("TRANSACTION.SUCCESS", "支付成功", "transaction", t);
@@ -146,13 +142,13 @@ final class WechatV3Notices implements Notices {
         String nonce = Trade.nonce(12);
         Map<String, Object> encrypted = new LinkedHashMap<>();
         encrypted.put("original_type", originalType);
-        encrypted.put("algorithm", "AEAD_AES_256_GCM");
-        encrypted.put("ciphertext", Crypto.aesGcm(channel.apiV3Key(), nonce, originalType, json(resource)));
+        encrypted.put("algorithm", WechatV3Signer.ALGORITHM);
+        encrypted.put("ciphertext", WechatV3Signer.encrypt(channel.apiV3Key(), nonce, originalType, json(resource)));
         encrypted.put("associated_data", originalType);
         encrypted.put("nonce", nonce);
         Map<String, Object> e = new LinkedHashMap<>();
         e.put("id", UUID.randomUUID().toString());
-        e.put("create_time", BeijingTime.rfc3339(clock));
+        e.put("create_time", BeijingTime.rfc3339(clock.instant()));
         e.put("resource_type", "encrypt-resource");
         e.put("event_type", eventType);
         e.put("summary", summary);
@@ -161,17 +157,10 @@ final class WechatV3Notices implements Notices {
     }
 
     private Notice signed(String body, long timestamp, String what) {
-        String nonce = Trade.nonce(32);
-        String message = timestamp + "\n" + nonce + "\n" + body + "\n";
-        String signature = Crypto.sha256WithRsa(channel.platformKey(), message.getBytes(StandardCharsets.UTF_8));
-        Map<String, String> headers = new LinkedHashMap<>();
-        headers.put(TIMESTAMP, Long.toString(timestamp));
-        headers.put(NONCE, nonce);
-        headers.put(SIGNATURE, signature);
-        headers.put(SERIAL, channel.platformSerial());
-        headers.put(SIGNATURE_TYPE, "WECHATPAY2-SHA256-RSA2048");
-        return new Notice(
-                channel.notifyPath(), body.getBytes(StandardCharsets.UTF_8), headers, "application/json", what);
+        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
+        Map<String, String> headers = WechatV3Signer.headers(
+                channel.platformKey(), channel.platformSerial(), timestamp, Trade.nonce(32), bytes);
+        return new Notice(channel.notifyPath(), bytes, headers, "application/json", what);
     }
 
     private static String describe(Trade trade, String appId) {

@@ -30,12 +30,14 @@ class GatewayConfigTest {
         AlipayApp alipay = dev.alipay("2021000000000001").orElseThrow();
 
         // each key is the half of the pair whose other half the dev profile (or a verifier) holds
-        assertPair(Pem.privateKeyResource(KEYS + "wechatpay-v3-dev-merchant-private.pem"), v3.merchantPublicKey());
+        assertPair(
+                DevMerchants.privateKeyResource(KEYS + "wechatpay-v3-dev-merchant-private.pem"),
+                v3.merchantPublicKey());
         assertPair(
                 v3.platformKeys().get(v3.defaultPlatformSerial()),
-                Pem.publicKeyResource(KEYS + "wechatpay-v3-dev-platform-public.pem"));
-        assertPair(Pem.privateKeyResource(KEYS + "alipay-dev-app-private.pem"), alipay.appPublicKey());
-        assertPair(alipay.alipayPrivateKey(), Pem.publicKeyResource(KEYS + "alipay-dev-public.pem"));
+                DevMerchants.publicKeyResource(KEYS + "wechatpay-v3-dev-platform-public.pem"));
+        assertPair(DevMerchants.privateKeyResource(KEYS + "alipay-dev-app-private.pem"), alipay.appPublicKey());
+        assertPair(alipay.alipayPrivateKey(), DevMerchants.publicKeyResource(KEYS + "alipay-dev-public.pem"));
     }
 
     @Test

@@ -3,6 +3,7 @@ package io.paynotify.simulator.trigger;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import io.paynotify.simulator.sign.Pem;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.StandardCharsets;

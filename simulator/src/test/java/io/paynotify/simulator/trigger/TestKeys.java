@@ -1,5 +1,6 @@
 package io.paynotify.simulator.trigger;
 
+import io.paynotify.simulator.sign.Pem;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.security.KeyPairGenerator;

@@ -1,4 +1,4 @@
-package io.paynotify.simulator.trigger;
+package io.paynotify.simulator.sign;
 
 import java.security.GeneralSecurityException;
 import java.security.KeyFactory;
@@ -8,7 +8,10 @@ import java.security.spec.PKCS8EncodedKeySpec;
 import java.security.spec.X509EncodedKeySpec;
 import java.util.Base64;
 
-/** RSA keys from PEM text or bare base64: PKCS#8 private keys, X.509 SubjectPublicKeyInfo public keys. */
+/**
+ * RSA keys from PEM text or bare base64 (as Alipay's key tool shows them): PKCS#8 private keys ({@code PRIVATE KEY}),
+ * X.509 SubjectPublicKeyInfo public keys ({@code PUBLIC KEY}). Errors never quote the text: it may be a secret.
+ */
 public final class Pem {
 
     private Pem() {}
@@ -30,6 +33,9 @@ public final class Pem {
     }
 
     private static byte[] der(String text) {
+        if (text == null) {
+            throw new IllegalArgumentException("no key");
+        }
         String base64 = text.replaceAll("-----(BEGIN|END) [A-Z ]+-----", "").replaceAll("\\s", "");
         return Base64.getDecoder().decode(base64);
     }

@@ -1,4 +1,4 @@
-package io.paynotify.provider;
+package io.paynotify.intake;
 
 import static io.paynotify.testing.OrderBuilder.anOrder;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -33,6 +33,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * together, leave exactly one APPLIED row and the order paid once. Each is answered with the provider's success
  * ack, or with 503 when it could not be decided in time (the provider retries those); every success ack is
  * recorded, and every row after the APPLIED one is a DUPLICATE.
+ *
+ * <p>The intake's rule is one; the storm still runs once per provider because the other half of its subject is each
+ * adapter under concurrency: fifty verifications at once on the notify workers, each with its per-thread
+ * {@code Signature} and {@code Cipher}, must all accept the same notice and map it the same. For Alipay no other
+ * test verifies notices on several threads at once.
  */
 @QuarkusTest
 class DuplicateStormTest {
