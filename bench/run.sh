@@ -290,7 +290,10 @@ if [ "$WEBHOOKS" != 0 ]; then
   psql -d "$DB" -q -c "VACUUM ANALYZE paynotify.orders" -c "VACUUM ANALYZE paynotify.notifications" \
     -c "VACUUM ANALYZE paynotify.events" >/dev/null
   settle_disk
-  start_service "$RUN/service.properties,$RUN/webhooks.properties" "$RUN/service-webhooks.log" "$RUN/service-webhooks.jfr" "$PORT" "$MGMT_PORT"
+  # its own profile, not prod: prod refuses allow-loopback (the receiver is on 127.0.0.1); every other setting,
+  # the JSON and asynchronous console included, is the same in both (docs/operations.md "Start-up checks")
+  SERVICE_JAVA_OPTS="$SERVICE_JAVA_OPTS -Dquarkus.profile=bench" \
+    start_service "$RUN/service.properties,$RUN/webhooks.properties" "$RUN/service-webhooks.log" "$RUN/service-webhooks.jfr" "$PORT" "$MGMT_PORT"
   LOADAVG_HOOKS=$(cut -d' ' -f1-3 /proc/loadavg)
   set +e
   java -Xms1g -Xmx2g -cp "$CP" io.paynotify.bench.LoadDriver webhooks \

@@ -1,7 +1,9 @@
 package io.paynotify.channel;
 
 import io.paynotify.core.notify.Provider;
+import io.quarkus.runtime.LaunchMode;
 import io.quarkus.runtime.Startup;
+import io.quarkus.runtime.configuration.ConfigUtils;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -22,13 +24,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import org.jboss.logging.Logger;
 
 /**
  * The channels, clients and admin tokens of {@link PaynotifyConfig}, validated once at start into immutable values
  * (and the other keys checked, so that a bad value stops the start rather than a request)
  * (docs/operations.md "Start-up checks"). Each channel's keys are read by its provider's {@link ChannelKeyParser}; this class knows no
  * provider's keys. Any problem stops the start with a {@link ConfigProblem} naming the channel or client and the
- * key, never the value.
+ * key, never the value. In the prod profile {@link ProductionChecks} also refuse published keys, loopback webhooks
+ * and plain-http provider APIs; any other profile says at start that they are off.
  */
 @Singleton
 @Startup
@@ -36,6 +40,8 @@ public class ChannelRegistry {
 
     /** Channel names (docs/operations.md "Configuration"). */
     public static final Pattern CHANNEL_NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,31}");
+
+    private static final Logger LOG = Logger.getLogger(ChannelRegistry.class);
 
     static final int MIN_CLIENT_SECRET_BYTES = 32;
     static final int MIN_ADMIN_TOKEN_LENGTH = 32;
@@ -48,11 +54,22 @@ public class ChannelRegistry {
 
     @Inject
     public ChannelRegistry(PaynotifyConfig config, Instance<ChannelKeyParser> parsers) {
-        this(config, parsers.stream().toList());
+        this(config, parsers.stream().toList(), announced(ConfigUtils.getProfiles()));
     }
 
-    /** For tests and tools that build a registry without CDI: one parser per provider. */
+    /**
+     * For tests and tools that build a registry without CDI: one parser per provider, checked as outside the prod
+     * profile.
+     */
     public ChannelRegistry(PaynotifyConfig config, List<ChannelKeyParser> parsers) {
+        this(config, parsers, List.of());
+    }
+
+    /**
+     * One parser per provider, checked as in these active profiles: with {@code prod} among them, the prod
+     * profile's {@link ProductionChecks} run too.
+     */
+    public ChannelRegistry(PaynotifyConfig config, List<ChannelKeyParser> parsers, List<String> profiles) {
         var byProvider = new EnumMap<Provider, ChannelKeyParser>(Provider.class);
         parsers.forEach(p -> byProvider.put(p.provider(), p));
 
@@ -88,6 +105,16 @@ public class ChannelRegistry {
         if (queryMaxRate < 1) {
             throw new ConfigProblem("paynotify.reconcile.max-rate must be at least 1");
         }
+        if (ProductionChecks.apply(profiles)) {
+            ProductionChecks.check(config);
+        }
+    }
+
+    /** The active profiles, after the start-up warning when the prod profile's checks are off for them. */
+    private static List<String> announced(List<String> profiles) {
+        ProductionChecks.startWarning(profiles, LaunchMode.current() == LaunchMode.NORMAL)
+                .ifPresent(LOG::warn);
+        return profiles;
     }
 
     /** The order ages at which a PENDING order of a query-enabled channel is queried (docs/api.md "Active query"). */

@@ -273,6 +273,8 @@ class KilledProcessIT {
     /** The configuration of both instances, as -D system properties: only what this test needs. */
     Map<String, String> config(int port, int managementPort) {
         var c = new LinkedHashMap<String, String>();
+        // not prod, which refuses allow-loopback (the receiver is on 127.0.0.1); the application warns at start
+        c.put("quarkus.profile", "it");
         c.put("quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:5432/" + database);
         c.put("quarkus.http.host", "127.0.0.1");
         c.put("quarkus.http.port", Integer.toString(port));
