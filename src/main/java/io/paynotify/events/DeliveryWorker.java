@@ -283,14 +283,14 @@ public class DeliveryWorker {
     }
 
     /**
-     * Never loopback, link-local (the cloud metadata service) or unspecified addresses, checked after resolving the
-     * name on every attempt. The HTTP client resolves the name again when it connects; a name whose answers change
-     * between the two (DNS rebinding) is a residual risk the operator closes with an egress NetworkPolicy.
+     * Never an address {@link WebhookTargets} refuses, checked after resolving the name on every attempt. The HTTP
+     * client resolves the name again when it connects; a name whose answers change between the two (DNS rebinding)
+     * is a residual risk the operator closes with an egress NetworkPolicy.
      */
     static boolean allowedTarget(URI url) {
         try {
             for (InetAddress a : InetAddress.getAllByName(url.getHost())) {
-                if (a.isLoopbackAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress()) {
+                if (!WebhookTargets.allowed(a)) {
                     return false;
                 }
             }
