@@ -9,26 +9,18 @@ import io.paynotify.metrics.NotifyMetrics;
 import io.paynotify.persistence.DatabaseUnavailable;
 import io.paynotify.persistence.Deliveries;
 import io.paynotify.persistence.Transactions;
+import io.quarkus.arc.Arc;
 import io.quarkus.runtime.ShutdownEvent;
 import io.quarkus.runtime.StartupEvent;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.io.InputStream;
-import java.net.ConnectException;
-import java.net.InetAddress;
-import java.net.URI;
-import java.net.UnknownHostException;
-import java.net.http.HttpClient;
-import java.net.http.HttpConnectTimeoutException;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.net.http.HttpTimeoutException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.OptionalLong;
@@ -41,7 +33,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import javax.net.ssl.SSLException;
 import org.jboss.logging.Logger;
 
 /**
@@ -51,20 +42,27 @@ import org.jboss.logging.Logger;
  * ({@link #wake()}) and otherwise every {@link #POLL} for work that other replicas committed.
  *
  * <p>Isolation: at most {@link #PER_CLIENT} attempts per client in flight in this replica and
- * {@link #IN_FLIGHT} in all; attempts are asynchronous (the JDK's HTTP client), so a slow merchant holds no thread
- * and never delays a provider's ack or another client's deliveries. No redirect is followed, at most
- * {@link #MAX_BODY} bytes of an answer are read and none is stored; the secret, the signature and the body never
- * reach a log.
+ * {@link #IN_FLIGHT} in all. The loop only claims and hands each attempt to {@link WebhookSender}, which resolves,
+ * connects and reads without blocking it or any other thread, under one deadline of 10 s per attempt: a merchant
+ * whose endpoint hangs, or whose host name takes long to resolve, holds at most its own {@link #PER_CLIENT} slots
+ * for at most that long, and never delays a provider's ack or another client's deliveries. No redirect is followed,
+ * at most 1 KiB of an answer is read and none is stored; the secret, the signature and the body never reach a log.
+ *
+ * <p>A delivery whose lease lapsed while its attempt is still in flight here (a lease shorter than an attempt) may
+ * come back in a claim of this replica: the attempt in flight then records under the new lease, and no second
+ * attempt starts, so one replica never runs two attempts of one delivery at once.
  */
 @ApplicationScoped
 public class DeliveryWorker {
 
     static final Duration POLL = Duration.ofSeconds(1);
-    static final Duration CONNECT_TIMEOUT = Duration.ofSeconds(5);
-    static final Duration ANSWER_TIMEOUT = Duration.ofSeconds(10);
     static final int PER_CLIENT = 4;
-    static final int IN_FLIGHT = 32;
-    static final int MAX_BODY = 1024;
+    /**
+     * Attempts in flight in this replica, all clients together. An attempt holds a socket and no thread, so this
+     * only bounds sockets and memory; it is large enough that clients whose attempts all hang (each holding its
+     * {@link #PER_CLIENT}) leave room for the others unless 32 or more of them hang at once.
+     */
+    static final int IN_FLIGHT = 128;
 
     private static final Logger LOG = Logger.getLogger("io.paynotify.webhooks");
 
@@ -74,11 +72,13 @@ public class DeliveryWorker {
     private final NotifyMetrics metrics;
     private final RetrySchedule schedule;
     private final long leaseSeconds;
-    private final boolean allowLoopback;
     private final Semaphore wakeups = new Semaphore(0);
     private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
+    /** The attempts in flight in this replica, by delivery id. */
+    private final Map<Long, Running> attempts = new ConcurrentHashMap<>();
+
     private final AtomicInteger total = new AtomicInteger();
-    private final HttpClient http;
+    private final WebhookSender sender;
     private final ExecutorService recorder =
             Executors.newFixedThreadPool(2, DaemonThreads.named("paynotify-webhook-record"));
     private volatile boolean running;
@@ -91,20 +91,36 @@ public class DeliveryWorker {
             ChannelRegistry registry,
             Clock clock,
             NotifyMetrics metrics,
-            PaynotifyConfig config) {
+            PaynotifyConfig config,
+            Vertx vertx,
+            WebhookResolver resolver) {
         this.transactions = transactions;
         this.registry = registry;
         this.clock = clock;
         this.metrics = metrics;
         this.schedule = new RetrySchedule(config.webhooks().retrySchedule());
         this.leaseSeconds = Math.max(1, config.webhooks().lease().toSeconds());
-        this.allowLoopback = config.webhooks().allowLoopback();
-        this.http = HttpClient.newBuilder()
-                .version(HttpClient.Version.HTTP_1_1)
-                .connectTimeout(CONNECT_TIMEOUT)
-                .followRedirects(HttpClient.Redirect.NEVER)
-                .executor(Executors.newFixedThreadPool(2, DaemonThreads.named("paynotify-webhook-http")))
-                .build();
+        this.sender = new WebhookSender(vertx, resolver, config.webhooks().allowLoopback(), IN_FLIGHT);
+    }
+
+    /**
+     * Another replica in the same process, for tests of several replicas: it has its own loop, limits and
+     * connections, and shares the application's Vert.x and {@link WebhookResolver}.
+     */
+    public DeliveryWorker(
+            Transactions transactions,
+            ChannelRegistry registry,
+            Clock clock,
+            NotifyMetrics metrics,
+            PaynotifyConfig config) {
+        this(
+                transactions,
+                registry,
+                clock,
+                metrics,
+                config,
+                Arc.container().instance(Vertx.class).get(),
+                Arc.container().instance(WebhookResolver.class).get());
     }
 
     void start(@Observes StartupEvent event) {
@@ -197,25 +213,63 @@ public class DeliveryWorker {
                 return;
             }
             for (Deliveries.Claimed d : claimed) {
-                attempt(d, token);
+                Running r = attempts.get(d.deliveryId());
+                if (r == null || !r.takeOver(token)) {
+                    attempt(d, token);
+                }
             }
         }
     }
 
+    /** An attempt in flight and the lease it records under (a later claim of its delivery here takes it over). */
+    private static final class Running {
+        private UUID token;
+        private boolean recording;
+
+        Running(UUID token) {
+            this.token = token;
+        }
+
+        /** The attempt records under this newer lease; false once it is recording (the claim starts an attempt). */
+        synchronized boolean takeOver(UUID newer) {
+            if (recording) {
+                return false;
+            }
+            token = newer;
+            return true;
+        }
+
+        /** The lease to record under; no claim takes the attempt over from now on. */
+        synchronized UUID recordingToken() {
+            recording = true;
+            return token;
+        }
+    }
+
     private void attempt(Deliveries.Claimed d, UUID token) {
+        Running attempt = new Running(token);
+        attempts.put(d.deliveryId(), attempt);
         inFlight.computeIfAbsent(d.clientId(), k -> new AtomicInteger()).incrementAndGet();
         total.incrementAndGet();
         Instant at = clock.instant();
         long started = System.nanoTime();
-        send(d).whenComplete((result, error) -> {
+        CompletableFuture<Result> sent;
+        try {
+            sent = send(d);
+        } catch (RuntimeException e) {
+            sent = CompletableFuture.completedFuture(Result.error(WebhookSender.describe(e)));
+        }
+        sent.whenComplete((result, error) -> {
             int ms = (int) ((System.nanoTime() - started) / 1_000_000);
-            Result r = error != null ? Result.error(describe(error)) : result;
+            Result r = error != null ? Result.error(WebhookSender.describe(error)) : result;
             recorder.execute(() -> {
                 try {
+                    UUID lease = attempt.recordingToken();
                     if (!crashed) {
-                        record(d, token, at, r, ms);
+                        record(d, lease, at, r, ms);
                     }
                 } finally {
+                    attempts.remove(d.deliveryId(), attempt);
                     inFlight.get(d.clientId()).decrementAndGet();
                     total.decrementAndGet();
                     wake();
@@ -242,62 +296,17 @@ public class DeliveryWorker {
                 || !client.webhook().url().toString().equals(d.webhookUrl())) {
             return CompletableFuture.completedFuture(Result.error("unsubscribed"));
         }
-        URI url = client.webhook().url();
-        if (!allowLoopback && !allowedTarget(url)) {
-            return CompletableFuture.completedFuture(Result.error("address not allowed"));
-        }
         long timestamp = clock.instant().getEpochSecond();
-        HttpRequest request = HttpRequest.newBuilder(url)
-                .timeout(ANSWER_TIMEOUT)
-                .header("Content-Type", "application/json")
-                .header("User-Agent", "paynotify-webhooks/1")
-                .header("webhook-id", d.eventId())
-                .header("webhook-timestamp", Long.toString(timestamp))
-                .header(
-                        "webhook-signature",
-                        WebhookSignature.header(
-                                d.eventId(),
-                                timestamp,
-                                d.body(),
-                                client.webhook().secrets()))
-                .POST(HttpRequest.BodyPublishers.ofByteArray(d.body()))
-                .build();
-        return http.sendAsync(request, HttpResponse.BodyHandlers.ofInputStream())
-                .thenApply(response -> {
-                    drain(response.body());
-                    return new Result(
-                            response.statusCode(),
-                            null,
-                            retryAfter(
-                                    response.headers().firstValue("Retry-After").orElse(null)));
-                });
-    }
-
-    /** Reads at most {@link #MAX_BODY} bytes of an answer and discards them. */
-    private static void drain(InputStream body) {
-        try (body) {
-            body.readNBytes(MAX_BODY);
-        } catch (IOException ignored) {
-            // the answer's body is never used
-        }
-    }
-
-    /**
-     * Never loopback, link-local (the cloud metadata service) or unspecified addresses, checked after resolving the
-     * name on every attempt. The HTTP client resolves the name again when it connects; a name whose answers change
-     * between the two (DNS rebinding) is a residual risk the operator closes with an egress NetworkPolicy.
-     */
-    static boolean allowedTarget(URI url) {
-        try {
-            for (InetAddress a : InetAddress.getAllByName(url.getHost())) {
-                if (a.isLoopbackAddress() || a.isLinkLocalAddress() || a.isAnyLocalAddress()) {
-                    return false;
-                }
-            }
-            return true;
-        } catch (UnknownHostException e) {
-            return true; // the attempt then fails to connect, with its own error
-        }
+        var headers = new LinkedHashMap<String, String>();
+        headers.put("Content-Type", "application/json");
+        headers.put("User-Agent", "paynotify-webhooks/1");
+        headers.put("webhook-id", d.eventId());
+        headers.put("webhook-timestamp", Long.toString(timestamp));
+        headers.put(
+                "webhook-signature",
+                WebhookSignature.header(
+                        d.eventId(), timestamp, d.body(), client.webhook().secrets()));
+        return sender.post(client.webhook().url(), headers, d.body());
     }
 
     static OptionalLong retryAfter(String value) {
@@ -341,24 +350,5 @@ public class DeliveryWorker {
                     "webhook client=%s event=%s: attempt not recorded (SQLState %s)",
                     d.clientId(), d.eventId(), e.sqlState());
         }
-    }
-
-    private static String describe(Throwable error) {
-        Throwable e = error instanceof java.util.concurrent.CompletionException && error.getCause() != null
-                ? error.getCause()
-                : error;
-        if (e instanceof HttpConnectTimeoutException || e instanceof HttpTimeoutException) {
-            return "timeout";
-        }
-        if (e instanceof ConnectException) {
-            return "connection refused";
-        }
-        if (e instanceof SSLException) {
-            return "tls failed";
-        }
-        if (e instanceof IllegalArgumentException) {
-            return "bad url";
-        }
-        return "connection failed";
     }
 }

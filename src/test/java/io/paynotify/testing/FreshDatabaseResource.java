@@ -34,6 +34,7 @@ public class FreshDatabaseResource implements QuarkusTestResourceLifecycleManage
         }
         TcpProxy.heal();
         WebhookReceiver.reservePort();
+        StallingEndpoint.reservePort();
         var config = new HashMap<String, String>(TestChannels.config());
         config.put("quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:" + proxy.port() + "/" + database);
         config.put("pntest.direct-jdbc-url", "jdbc:postgresql://127.0.0.1:5432/" + database);

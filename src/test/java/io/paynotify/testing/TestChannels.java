@@ -81,6 +81,34 @@ public final class TestChannels {
                     .encodeToString("the webhook secret of client hook-b 1234"
                             .getBytes(java.nio.charset.StandardCharsets.US_ASCII));
 
+    /**
+     * A v2 channel for the webhook isolation tests ({@code events/WebhookIsolationTest}): its events go to three
+     * clients of its own, so that no other test's deliveries change.
+     */
+    public static final String WX_ISO = "wx-iso";
+
+    public static final String WX_ISO_APPID = "wxiso00000000001";
+    public static final String WX_ISO_MCH = "10000400";
+    public static final String WX_ISO_KEY = "isoisoisoisoisoisoisoisoisoiso32";
+
+    /** A client whose webhook is the {@link StallingEndpoint}: it sends its headers and never the body. */
+    public static final String HOOK_HANG = "hook-hang";
+
+    /** A client whose webhook's host name takes as long to resolve as a test scripts it. */
+    public static final String HOOK_SLOW_DNS = "hook-slow-dns";
+
+    /**
+     * A client whose webhook answers at once: path /steady of the test receiver, by the name {@code localhost}, which
+     * the system resolver answers (through the application's resolver pool, unless a test scripts it).
+     */
+    public static final String HOOK_STEADY = "hook-steady";
+
+    /** The host name of {@link #HOOK_SLOW_DNS}, answered by ScriptedWebhookResolver. */
+    public static final String SLOW_DNS_HOST = "slow" + ScriptedWebhookResolver.DOMAIN;
+
+    /** The host name of {@link #HOOK_STEADY}. */
+    public static final String STEADY_HOST = "localhost";
+
     private TestChannels() {}
 
     /**
@@ -162,11 +190,33 @@ public final class TestChannels {
         c.put("paynotify.clients.\"" + HOOK_B + "\".channels", WX_HOOK);
         c.put("paynotify.clients.\"" + HOOK_B + "\".webhook-url", receiver + "/b");
         c.put("paynotify.clients.\"" + HOOK_B + "\".webhook-secret", HOOK_B_WHSEC);
+        put(c, WX_ISO, "provider", "WECHATPAY_V2");
+        put(c, WX_ISO, "app-id", WX_ISO_APPID);
+        put(c, WX_ISO, "mch-id", WX_ISO_MCH);
+        put(c, WX_ISO, "api-key", WX_ISO_KEY);
+        put(c, WX_ISO, "sign-types", "MD5");
+        String receiverPort = System.getProperty(WebhookReceiver.PORT, "9");
+        isolationClient(c, HOOK_HANG, "http://127.0.0.1:" + System.getProperty(StallingEndpoint.PORT, "9") + "/hang");
+        isolationClient(c, HOOK_SLOW_DNS, "http://" + SLOW_DNS_HOST + ":" + receiverPort + "/slow");
+        isolationClient(c, HOOK_STEADY, "http://" + STEADY_HOST + ":" + receiverPort + "/steady");
         // short schedules, so that retries, failures and lapsed leases happen within a test
         c.put("paynotify.webhooks.allow-loopback", "true");
         c.put("paynotify.webhooks.retry-schedule", "1s,2s");
         c.put("paynotify.webhooks.lease", "3s");
         return c;
+    }
+
+    private static void isolationClient(Map<String, String> c, String client, String webhookUrl) {
+        c.put("paynotify.clients.\"" + client + "\".secret", client + "-secret-0123456789abcdefghijklmn");
+        c.put("paynotify.clients.\"" + client + "\".channels", WX_ISO);
+        c.put("paynotify.clients.\"" + client + "\".webhook-url", webhookUrl);
+        c.put(
+                "paynotify.clients.\"" + client + "\".webhook-secret",
+                "whsec_"
+                        + java.util.Base64.getEncoder()
+                                .encodeToString((client + " webhook secret, 40 bytes long........")
+                                        .substring(0, 40)
+                                        .getBytes(java.nio.charset.StandardCharsets.US_ASCII)));
     }
 
     private static void put(Map<String, String> c, String channel, String key, String value) {
