@@ -4,6 +4,7 @@ import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.classes;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
 
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -95,10 +96,28 @@ class ArchitectureTest {
     void nothingButTheIntakeWritesNotifications() {
         noClasses()
                 .that()
-                .resideOutsideOfPackages("io.paynotify.intake..", "io.paynotify.provider..", "io.paynotify.reconcile..")
+                .resideOutsideOfPackages("io.paynotify.intake..", "io.paynotify.notify..", "io.paynotify.reconcile..")
                 .should()
                 .dependOnClassesThat()
                 .haveFullyQualifiedName("io.paynotify.intake.NotificationIntake")
+                .check(classes);
+    }
+
+    @Test
+    void theProviderPackagesHoldProtocolCodeOnly() {
+        // parsing, signatures, acks and queries: they use the domain, the configuration and the log budget, and
+        // never the intake, the database, the HTTP layer or the metrics (the front door, notify/, does that)
+        classes()
+                .that()
+                .resideInAPackage("io.paynotify.provider..")
+                .should()
+                .onlyDependOnClassesThat(JavaClass.Predicates.resideOutsideOfPackage("io.paynotify..")
+                        .or(JavaClass.Predicates.resideInAnyPackage(
+                                "io.paynotify.core..",
+                                "io.paynotify.config..",
+                                "io.paynotify.logging..",
+                                "io.paynotify.provider..")))
+                .because("provider/ holds protocol code only (docs/architecture.md)")
                 .check(classes);
     }
 

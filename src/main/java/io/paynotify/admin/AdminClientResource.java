@@ -1,7 +1,7 @@
 package io.paynotify.admin;
 
-import io.paynotify.channel.ChannelRegistry;
-import io.paynotify.channel.ClientCredentials;
+import io.paynotify.config.ChannelRegistry;
+import io.paynotify.config.ClientCredentials;
 import io.paynotify.events.EventOutbox;
 import io.paynotify.http.Problem;
 import io.paynotify.http.ProblemException;

@@ -1,7 +1,7 @@
 package io.paynotify.admin;
 
-import io.paynotify.channel.Channel;
-import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.config.Channel;
+import io.paynotify.config.ChannelRegistry;
 import io.paynotify.http.Problem;
 import io.paynotify.http.ProblemException;
 import io.paynotify.reconcile.ActiveQuery;

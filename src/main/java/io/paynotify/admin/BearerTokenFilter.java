@@ -1,6 +1,6 @@
 package io.paynotify.admin;
 
-import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.config.ChannelRegistry;
 import io.paynotify.http.Problem;
 import io.paynotify.http.ProblemMappers;
 import jakarta.inject.Inject;

@@ -1,5 +1,6 @@
 package io.paynotify.admin;
 
+import io.paynotify.http.RouteOrder;
 import io.vertx.core.http.HttpMethod;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
@@ -31,7 +32,7 @@ public class ConsoleFiles {
             + " img-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
     void register(@Observes Router router) {
-        router.route().order(-800).handler(this::handle);
+        router.route().order(RouteOrder.CONSOLE_FILES).handler(this::handle);
     }
 
     private void handle(RoutingContext ctx) {

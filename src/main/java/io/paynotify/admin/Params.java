@@ -1,6 +1,6 @@
 package io.paynotify.admin;
 
-import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.config.ChannelRegistry;
 import io.paynotify.core.event.EventType;
 import io.paynotify.http.Problem;
 import io.paynotify.http.ProblemException;

@@ -1,11 +1,11 @@
 package io.paynotify.events;
 
-import io.paynotify.channel.ChannelRegistry;
-import io.paynotify.channel.ClientCredentials;
-import io.paynotify.channel.PaynotifyConfig;
 import io.paynotify.concurrent.DaemonThreads;
+import io.paynotify.config.ChannelRegistry;
+import io.paynotify.config.ClientCredentials;
+import io.paynotify.config.PaynotifyConfig;
 import io.paynotify.core.event.RetrySchedule;
-import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.metrics.Meters;
 import io.paynotify.persistence.DatabaseUnavailable;
 import io.paynotify.persistence.Deliveries;
 import io.paynotify.persistence.Transactions;
@@ -69,7 +69,7 @@ public class DeliveryWorker {
     private final Transactions transactions;
     private final ChannelRegistry registry;
     private final Clock clock;
-    private final NotifyMetrics metrics;
+    private final Meters metrics;
     private final RetrySchedule schedule;
     private final long leaseSeconds;
     private final Semaphore wakeups = new Semaphore(0);
@@ -90,7 +90,7 @@ public class DeliveryWorker {
             Transactions transactions,
             ChannelRegistry registry,
             Clock clock,
-            NotifyMetrics metrics,
+            Meters metrics,
             PaynotifyConfig config,
             Vertx vertx,
             WebhookResolver resolver) {
@@ -108,11 +108,7 @@ public class DeliveryWorker {
      * connections, and shares the application's Vert.x and {@link WebhookResolver}.
      */
     public DeliveryWorker(
-            Transactions transactions,
-            ChannelRegistry registry,
-            Clock clock,
-            NotifyMetrics metrics,
-            PaynotifyConfig config) {
+            Transactions transactions, ChannelRegistry registry, Clock clock, Meters metrics, PaynotifyConfig config) {
         this(
                 transactions,
                 registry,

@@ -1,7 +1,7 @@
 package io.paynotify.events;
 
-import io.paynotify.channel.ChannelRegistry;
-import io.paynotify.channel.ClientCredentials;
+import io.paynotify.config.ChannelRegistry;
+import io.paynotify.config.ClientCredentials;
 import io.paynotify.core.event.EventType;
 import io.paynotify.core.order.Decision;
 import io.paynotify.core.order.OrderState;

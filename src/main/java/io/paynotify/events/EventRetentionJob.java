@@ -1,8 +1,8 @@
 package io.paynotify.events;
 
-import io.paynotify.channel.ChannelRegistry;
-import io.paynotify.channel.ClientCredentials;
-import io.paynotify.channel.PaynotifyConfig;
+import io.paynotify.config.ChannelRegistry;
+import io.paynotify.config.ClientCredentials;
+import io.paynotify.config.PaynotifyConfig;
 import io.paynotify.persistence.DatabaseUnavailable;
 import io.paynotify.persistence.Deliveries;
 import io.paynotify.persistence.Events;

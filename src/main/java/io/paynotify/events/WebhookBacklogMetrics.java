@@ -1,6 +1,6 @@
 package io.paynotify.events;
 
-import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.metrics.Meters;
 import io.paynotify.persistence.DatabaseUnavailable;
 import io.paynotify.persistence.Deliveries;
 import io.paynotify.persistence.Transactions;
@@ -10,7 +10,7 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 /**
- * Refreshes the webhook backlog gauges of {@link NotifyMetrics} ({@code paynotify_webhook_deliveries_pending},
+ * Refreshes the webhook backlog gauges of {@link Meters} ({@code paynotify_webhook_deliveries_pending},
  * {@code paynotify_webhook_oldest_pending_seconds}, {@code paynotify_webhooks_disabled}) from one read of
  * {@link Deliveries#backlog} every 15 seconds, so that a scrape of {@code /q/metrics} never touches the database.
  * Every replica reads the same shared tables: the values are the cluster's, not the replica's.
@@ -21,10 +21,10 @@ public class WebhookBacklogMetrics {
     private static final Logger LOG = Logger.getLogger("io.paynotify.events");
 
     private final Transactions transactions;
-    private final NotifyMetrics metrics;
+    private final Meters metrics;
 
     @Inject
-    public WebhookBacklogMetrics(Transactions transactions, NotifyMetrics metrics) {
+    public WebhookBacklogMetrics(Transactions transactions, Meters metrics) {
         this.transactions = transactions;
         this.metrics = metrics;
     }

@@ -1,6 +1,6 @@
 package io.paynotify.health;
 
-import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.metrics.Meters;
 import io.quarkus.flyway.FlywayDataSource;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -40,7 +40,7 @@ import org.jboss.logging.Logger;
  * later migration, and this replica is still ready as long as its own newest one is there. The newest version in
  * the build is read once from Flyway (it cannot change while the process runs).
  *
- * <p>Every answer is also recorded in {@link NotifyMetrics#readiness}, so that an alert sees a replica whose
+ * <p>Every answer is also recorded in {@link Meters#readiness}, so that an alert sees a replica whose
  * readiness flaps (docs/operations.md "Alerts and runbooks").
  *
  * <p>Quarkus' own datasource readiness check is switched off ({@code quarkus.datasource.health.enabled=false}):
@@ -57,7 +57,7 @@ public class DatabaseReadiness implements HealthCheck {
 
     private final DataSource dataSource;
     private final Flyway flyway;
-    private final NotifyMetrics metrics;
+    private final Meters metrics;
     private final ThreadPoolExecutor executor =
             new ThreadPoolExecutor(0, 2, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
                 Thread t = new Thread(r, "paynotify-readiness");
@@ -68,8 +68,7 @@ public class DatabaseReadiness implements HealthCheck {
     private volatile String expectedVersion;
 
     @Inject
-    public DatabaseReadiness(
-            DataSource dataSource, @FlywayDataSource("migrations") Flyway flyway, NotifyMetrics metrics) {
+    public DatabaseReadiness(DataSource dataSource, @FlywayDataSource("migrations") Flyway flyway, Meters metrics) {
         this.dataSource = dataSource;
         this.flyway = flyway;
         this.metrics = metrics;

@@ -13,6 +13,12 @@ import java.util.function.Consumer;
  */
 public final class OneAnswer {
 
+    /**
+     * Every answer of {@code /notify} and {@code /api} leaves within this many milliseconds of arrival (the contract
+     * allows 3 s): pool acquisition, lock, statement and transaction timeouts all end sooner, or this timer answers.
+     */
+    public static final long DEADLINE_MS = 2_500;
+
     private final RoutingContext ctx;
     private final long startedNanos = System.nanoTime();
     private final AtomicBoolean answered = new AtomicBoolean();
@@ -20,6 +26,21 @@ public final class OneAnswer {
 
     public OneAnswer(RoutingContext ctx) {
         this.ctx = ctx;
+    }
+
+    /**
+     * True when a {@code Content-Length} header declares more than {@code max} bytes, or is not a plain number: such
+     * a body is refused before any byte of it is read.
+     */
+    public static boolean declaresMoreThan(String contentLength, long max) {
+        if (contentLength.length() > 12) {
+            return true;
+        }
+        try {
+            return Long.parseLong(contentLength.trim()) > max;
+        } catch (NumberFormatException e) {
+            return true;
+        }
     }
 
     /** Runs {@code onExpiry} (on the event loop) when no answer has left {@code millis} after now. */

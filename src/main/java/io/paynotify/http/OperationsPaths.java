@@ -40,7 +40,7 @@ public class OperationsPaths {
     void register(@Observes Router router) {
         // dev mode serves its Dev UI under /q on the application port; nothing else does
         boolean operations = LaunchMode.current() != LaunchMode.DEVELOPMENT;
-        router.route().order(-1000).handler(ctx -> guard(ctx, operations));
+        router.route().order(RouteOrder.PUBLIC_PATHS).handler(ctx -> guard(ctx, operations));
     }
 
     private void guard(RoutingContext ctx, boolean operations) {

@@ -21,7 +21,7 @@ import java.nio.charset.StandardCharsets;
 public class PathGuard {
 
     void register(@Observes Router router) {
-        router.route().order(-900).handler(this::guard);
+        router.route().order(RouteOrder.PATH_GUARD).handler(this::guard);
     }
 
     private void guard(RoutingContext ctx) {

@@ -1,6 +1,6 @@
 package io.paynotify.idempotency;
 
-import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.metrics.Meters;
 import io.paynotify.persistence.DatabaseUnavailable;
 import io.paynotify.persistence.IdempotencyKeyRows;
 import io.paynotify.persistence.Transactions;
@@ -35,10 +35,10 @@ public class IdempotencyCleanupJob {
 
     private final Transactions transactions;
     private final Clock clock;
-    private final NotifyMetrics metrics;
+    private final Meters metrics;
 
     @Inject
-    public IdempotencyCleanupJob(Transactions transactions, Clock clock, NotifyMetrics metrics) {
+    public IdempotencyCleanupJob(Transactions transactions, Clock clock, Meters metrics) {
         this.transactions = transactions;
         this.clock = clock;
         this.metrics = metrics;

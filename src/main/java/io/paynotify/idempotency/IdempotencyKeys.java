@@ -1,9 +1,9 @@
 package io.paynotify.idempotency;
 
-import io.paynotify.channel.PaynotifyConfig;
+import io.paynotify.config.PaynotifyConfig;
 import io.paynotify.http.ApiAnswer;
 import io.paynotify.http.Problem;
-import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.metrics.Meters;
 import io.paynotify.persistence.IdempotencyKeyRows;
 import io.paynotify.persistence.Transactions;
 import jakarta.enterprise.context.ApplicationScoped;
@@ -69,10 +69,10 @@ public class IdempotencyKeys {
     private final Transactions transactions;
     private final Clock clock;
     private final Duration retention;
-    private final NotifyMetrics metrics;
+    private final Meters metrics;
 
     @Inject
-    public IdempotencyKeys(Transactions transactions, Clock clock, PaynotifyConfig config, NotifyMetrics metrics) {
+    public IdempotencyKeys(Transactions transactions, Clock clock, PaynotifyConfig config, Meters metrics) {
         this.transactions = transactions;
         this.clock = clock;
         this.retention = config.idempotency().retention();
@@ -163,7 +163,7 @@ public class IdempotencyKeys {
             return null;
         }
         if (!MessageDigest.isEqual(stored.fingerprint(), fingerprint)) {
-            metrics.idempotencyConflict(NotifyMetrics.IdempotencyConflict.OTHER_BODY);
+            metrics.idempotencyConflict(Meters.IdempotencyConflict.OTHER_BODY);
             return new Outcome(Problem.mismatch().toAnswer(), false, null);
         }
         if (stored.status() == null) {
@@ -176,7 +176,7 @@ public class IdempotencyKeys {
     }
 
     private Outcome inFlight() {
-        metrics.idempotencyConflict(NotifyMetrics.IdempotencyConflict.IN_FLIGHT);
+        metrics.idempotencyConflict(Meters.IdempotencyConflict.IN_FLIGHT);
         return new Outcome(Problem.inFlight().toAnswer(), false, null);
     }
 }

@@ -2,7 +2,7 @@ package io.paynotify.intake;
 
 import io.paynotify.concurrent.DaemonThreads;
 import io.paynotify.events.EventOutbox;
-import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.metrics.Meters;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Inject;
 import jakarta.inject.Singleton;
@@ -40,17 +40,13 @@ class IntakeWriters {
     private final BatchTransaction batches;
     private final IntakeFaults faults;
     private final EventOutbox outbox;
-    private final NotifyMetrics metrics;
+    private final Meters metrics;
     private final CappedOrders capped;
     private final Writer[] writers = new Writer[WRITERS];
 
     @Inject
     IntakeWriters(
-            BatchTransaction batches,
-            IntakeFaults faults,
-            EventOutbox outbox,
-            NotifyMetrics metrics,
-            CappedOrders capped) {
+            BatchTransaction batches, IntakeFaults faults, EventOutbox outbox, Meters metrics, CappedOrders capped) {
         this.batches = batches;
         this.faults = faults;
         this.outbox = outbox;

@@ -1,6 +1,6 @@
 package io.paynotify.merchant;
 
-import io.paynotify.channel.ClientCredentials;
+import io.paynotify.config.ClientCredentials;
 import io.paynotify.http.ApiAnswer;
 import io.paynotify.http.HttpDates;
 import io.paynotify.http.OneAnswer;
@@ -18,9 +18,6 @@ import java.util.List;
  * "Idempotency-Key" ({@code X-Idempotency-Key}, {@code Idempotent-Replayed}, {@code X-Original-Date}).
  */
 final class ApiExchange {
-
-    /** Every answer leaves within this many milliseconds of arrival (the contract allows 3 s). */
-    static final long DEADLINE_MS = 2_500;
 
     /** The routing-context key under which the signature filter hands the exchange to the routes. */
     static final String KEY = "paynotify.api.exchange";
@@ -57,7 +54,7 @@ final class ApiExchange {
 
     /** Starts the deadline: past it, a request still reading its body gets 408, any other 503. */
     void startDeadline() {
-        once.deadline(DEADLINE_MS, () -> {
+        once.deadline(OneAnswer.DEADLINE_MS, () -> {
             boolean reading = !bodyComplete;
             Problem p = reading ? Problem.status(408, "Request Timeout") : Problem.unavailable();
             answer(p.toAnswer(), false, null, null, reading);

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
-import io.paynotify.channel.Channel;
+import io.paynotify.config.Channel;
 import io.paynotify.core.money.MinorUnits;
 import io.paynotify.core.order.OutTradeNo;
 import java.io.IOException;

@@ -1,7 +1,8 @@
 package io.paynotify.merchant;
 
-import io.paynotify.channel.ClientCredentials;
+import io.paynotify.config.ClientCredentials;
 import io.paynotify.http.ApiAnswer;
+import io.paynotify.http.KeysetCursor;
 import io.paynotify.idempotency.IdempotencyKeys;
 import io.paynotify.persistence.EventRow;
 import io.paynotify.persistence.Events;
@@ -10,10 +11,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
-import java.util.Base64;
 import java.util.List;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * {@code GET /api/v1/events?after=&limit=} (docs/api.md "Pulling events"): the merchant events of this client's channels, oldest
@@ -91,45 +89,23 @@ public class EventApi {
     }
 
     /**
-     * The opaque cursor: base64url (no padding) of {@code v1:events:<last internal id>}; {@code v1:events:0} is the
-     * beginning. The version prefix lets a later format coexist with cursors merchants have stored.
+     * The events list's {@link KeysetCursor} ({@code v1:events:<last internal id>}); {@code v1:events:0} is the
+     * beginning.
      */
     static final class EventCursor {
-
-        private static final int MAX_LENGTH = 64;
-        private static final Pattern FORMAT = Pattern.compile("v1:events:(0|[1-9][0-9]{0,18})");
 
         private EventCursor() {}
 
         static String encode(long id) {
-            return Base64.getUrlEncoder()
-                    .withoutPadding()
-                    .encodeToString(("v1:events:" + id).getBytes(StandardCharsets.US_ASCII));
+            return KeysetCursor.encode("events", id);
         }
 
         static long decode(String cursor) throws InvalidRequest {
-            if (cursor == null || cursor.isEmpty() || cursor.length() > MAX_LENGTH) {
-                throw malformed();
+            long id = KeysetCursor.decode("events", cursor);
+            if (id < 0) {
+                throw new InvalidRequest("after", "after is not a cursor returned by this list");
             }
-            String text;
-            try {
-                text = new String(Base64.getUrlDecoder().decode(cursor), StandardCharsets.US_ASCII);
-            } catch (IllegalArgumentException e) {
-                throw malformed();
-            }
-            Matcher m = FORMAT.matcher(text);
-            if (!m.matches()) {
-                throw malformed();
-            }
-            try {
-                return Long.parseLong(m.group(1));
-            } catch (NumberFormatException e) {
-                throw malformed();
-            }
-        }
-
-        private static InvalidRequest malformed() {
-            return new InvalidRequest("after", "after is not a cursor returned by this list");
+            return id;
         }
     }
 

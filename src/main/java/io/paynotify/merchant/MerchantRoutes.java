@@ -1,7 +1,8 @@
 package io.paynotify.merchant;
 
-import io.paynotify.channel.ClientCredentials;
+import io.paynotify.config.ClientCredentials;
 import io.paynotify.http.Problem;
+import io.paynotify.http.RouteOrder;
 import io.paynotify.idempotency.IdempotencyKeys;
 import io.paynotify.persistence.DatabaseUnavailable;
 import io.vertx.ext.web.Router;
@@ -36,7 +37,7 @@ public class MerchantRoutes {
     }
 
     void register(@Observes Router router) {
-        router.route("/api/*").order(-100).handler(this::dispatch);
+        router.route("/api/*").order(RouteOrder.MERCHANT_API).handler(this::dispatch);
     }
 
     private void dispatch(RoutingContext ctx) {

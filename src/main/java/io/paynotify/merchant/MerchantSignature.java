@@ -1,6 +1,6 @@
 package io.paynotify.merchant;
 
-import io.paynotify.channel.ClientCredentials;
+import io.paynotify.config.ClientCredentials;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.MessageDigest;

@@ -1,7 +1,9 @@
 package io.paynotify.merchant;
 
-import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.config.ChannelRegistry;
+import io.paynotify.http.OneAnswer;
 import io.paynotify.http.Problem;
+import io.paynotify.http.RouteOrder;
 import io.paynotify.logging.LogRateLimit;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
@@ -40,14 +42,14 @@ public class MerchantSignatureFilter {
     }
 
     void register(@Observes Router router) {
-        router.route("/api/*").order(-101).handler(this::filter);
+        router.route("/api/*").order(RouteOrder.MERCHANT_SIGNATURE).handler(this::filter);
     }
 
     private void filter(RoutingContext ctx) {
         HttpServerRequest request = ctx.request();
         ApiExchange ex = new ApiExchange(ctx, clock);
         String declared = request.getHeader("Content-Length");
-        if (declared != null && tooLarge(declared)) {
+        if (declared != null && OneAnswer.declaresMoreThan(declared, MAX_BODY_BYTES)) {
             ex.answer(Problem.tooLarge(MAX_BODY_BYTES).toAnswer(), false, null, null, true);
             return;
         }
@@ -90,17 +92,6 @@ public class MerchantSignatureFilter {
             ctx.next();
         });
         request.resume();
-    }
-
-    private static boolean tooLarge(String contentLength) {
-        if (contentLength.length() > 12) {
-            return true;
-        }
-        try {
-            return Long.parseLong(contentLength.trim()) > MAX_BODY_BYTES;
-        } catch (NumberFormatException e) {
-            return true;
-        }
     }
 
     /** Logs the cause for operators at a bounded rate (ten lines a second); the client only ever sees the 401. */

@@ -1,8 +1,8 @@
 package io.paynotify.merchant;
 
-import io.paynotify.channel.Channel;
-import io.paynotify.channel.ChannelRegistry;
-import io.paynotify.channel.ClientCredentials;
+import io.paynotify.config.Channel;
+import io.paynotify.config.ChannelRegistry;
+import io.paynotify.config.ClientCredentials;
 import io.paynotify.events.EventOutbox;
 import io.paynotify.http.ApiAnswer;
 import io.paynotify.http.OrderJson;

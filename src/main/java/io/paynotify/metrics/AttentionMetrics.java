@@ -9,7 +9,7 @@ import jakarta.inject.Inject;
 import org.jboss.logging.Logger;
 
 /**
- * Refreshes the attention gauges of {@link NotifyMetrics} ({@code paynotify_orders_attention{channel}} and
+ * Refreshes the attention gauges of {@link Meters} ({@code paynotify_orders_attention{channel}} and
  * {@code paynotify_orders_attention_reasons{channel,reason}}) from one read of {@link AttentionCounts} every 30
  * seconds, so that a scrape of {@code /q/metrics} never touches the database. Every replica reads the same shared
  * table: the values are the cluster's, not the replica's (aggregate them with {@code max}).
@@ -20,10 +20,10 @@ public class AttentionMetrics {
     private static final Logger LOG = Logger.getLogger("io.paynotify.metrics");
 
     private final Transactions transactions;
-    private final NotifyMetrics metrics;
+    private final Meters metrics;
 
     @Inject
-    public AttentionMetrics(Transactions transactions, NotifyMetrics metrics) {
+    public AttentionMetrics(Transactions transactions, Meters metrics) {
         this.transactions = transactions;
         this.metrics = metrics;
     }

@@ -1,6 +1,6 @@
 package io.paynotify.provider;
 
-import io.paynotify.channel.Channel;
+import io.paynotify.config.Channel;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.core.query.QueryAnswer;

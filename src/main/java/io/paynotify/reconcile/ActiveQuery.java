@@ -1,8 +1,8 @@
 package io.paynotify.reconcile;
 
-import io.paynotify.channel.Channel;
-import io.paynotify.channel.ChannelRegistry;
 import io.paynotify.concurrent.DaemonThreads;
+import io.paynotify.config.Channel;
+import io.paynotify.config.ChannelRegistry;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.core.notify.Source;
 import io.paynotify.core.query.QueryAnswer;
@@ -10,7 +10,7 @@ import io.paynotify.core.query.QueryError;
 import io.paynotify.core.query.QueryResult;
 import io.paynotify.intake.IntakeOutcome;
 import io.paynotify.intake.NotificationIntake;
-import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.metrics.Meters;
 import io.paynotify.persistence.DatabaseUnavailable;
 import io.paynotify.persistence.Orders;
 import io.paynotify.persistence.Transactions;
@@ -38,7 +38,7 @@ import org.jboss.logging.Logger;
  * age passes each step of {@code paynotify.reconcile.schedule}, and applies a verified final answer through the same
  * write path as a notification ({@link NotificationIntake}, recorded with source {@code QUERY}).
  *
- * <p>Every second, for each query-enabled channel, one short transaction claims the due orders
+ * <p>Every second ({@code paynotify.reconcile.tick}), for each query-enabled channel, one short transaction claims the due orders
  * ({@link Orders#claimDue}: {@code FOR UPDATE SKIP LOCKED}, next due time advanced, so each step runs once across all
  * replicas), at most as many as this replica may start now: {@code max-rate} per channel in any one-second window,
  * and no more than its free query threads. The transaction commits before any provider is called: no transaction, row
@@ -62,7 +62,7 @@ public class ActiveQuery {
     private final ChannelRegistry registry;
     private final Transactions transactions;
     private final NotificationIntake intake;
-    private final NotifyMetrics metrics;
+    private final Meters metrics;
     private final Map<Provider, OrderQuery> queries = new EnumMap<>(Provider.class);
     private final List<Channel> channels;
     private final Map<String, RateLimit> limits;
@@ -76,7 +76,7 @@ public class ActiveQuery {
             ChannelRegistry registry,
             Transactions transactions,
             NotificationIntake intake,
-            NotifyMetrics metrics,
+            Meters metrics,
             Instance<OrderQuery> all) {
         this(registry, transactions, intake, metrics, (Iterable<OrderQuery>) all);
     }
@@ -86,7 +86,7 @@ public class ActiveQuery {
             ChannelRegistry registry,
             Transactions transactions,
             NotificationIntake intake,
-            NotifyMetrics metrics,
+            Meters metrics,
             Iterable<OrderQuery> all) {
         this.registry = registry;
         this.transactions = transactions;
@@ -116,7 +116,8 @@ public class ActiveQuery {
         }
         ticker = Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("paynotify-query-tick"));
         ticker.execute(this::backfill);
-        ticker.scheduleWithFixedDelay(this::tick, 1, 1, TimeUnit.SECONDS);
+        long tick = registry.queryTick().toMillis();
+        ticker.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
     }
 
     /** Stops ticking; queries in flight end on their own (each within 5 s) and are applied if they can be. */

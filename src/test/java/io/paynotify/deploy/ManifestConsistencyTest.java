@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.paynotify.channel.ChannelRegistry;
-import io.paynotify.channel.PaynotifyConfig;
+import io.paynotify.config.ChannelRegistry;
+import io.paynotify.config.PaynotifyConfig;
 import io.paynotify.testing.Management;
 import io.quarkus.test.junit.QuarkusTest;
 import io.smallrye.config.PropertiesConfigSource;

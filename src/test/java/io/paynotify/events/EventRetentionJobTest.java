@@ -4,7 +4,7 @@ import static io.paynotify.testing.OrderBuilder.anOrder;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.config.ChannelRegistry;
 import io.paynotify.persistence.Deliveries;
 import io.paynotify.persistence.Events;
 import io.paynotify.testing.Db;

@@ -7,9 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.standardwebhooks.Webhook;
-import io.paynotify.channel.ChannelRegistry;
-import io.paynotify.channel.PaynotifyConfig;
-import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.config.ChannelRegistry;
+import io.paynotify.config.PaynotifyConfig;
+import io.paynotify.metrics.Meters;
 import io.paynotify.persistence.Transactions;
 import io.paynotify.testing.ArmedIntakeFaults;
 import io.paynotify.testing.Db;
@@ -61,7 +61,7 @@ class WebhookDeliveryTest {
     Clock clock;
 
     @Inject
-    NotifyMetrics metrics;
+    Meters metrics;
 
     @Inject
     PaynotifyConfig config;

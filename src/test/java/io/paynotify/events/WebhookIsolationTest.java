@@ -5,9 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.paynotify.channel.ChannelRegistry;
-import io.paynotify.channel.PaynotifyConfig;
-import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.config.ChannelRegistry;
+import io.paynotify.config.PaynotifyConfig;
+import io.paynotify.metrics.Meters;
 import io.paynotify.persistence.Transactions;
 import io.paynotify.testing.Db;
 import io.paynotify.testing.HookEvents;
@@ -62,7 +62,7 @@ class WebhookIsolationTest {
     Clock clock;
 
     @Inject
-    NotifyMetrics metrics;
+    Meters metrics;
 
     WebhookReceiver receiver;
     StallingEndpoint stall;

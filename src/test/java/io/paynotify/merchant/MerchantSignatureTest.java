@@ -4,7 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.paynotify.channel.ClientCredentials;
+import io.paynotify.config.ClientCredentials;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Instant;

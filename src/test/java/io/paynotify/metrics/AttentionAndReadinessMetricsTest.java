@@ -29,7 +29,7 @@ class AttentionAndReadinessMetricsTest {
     AttentionMetrics attention;
 
     @Inject
-    NotifyMetrics metrics;
+    Meters metrics;
 
     @Test
     void theAttentionGaugesFollowTheFlaggedOrdersWithBoundedLabels() {
@@ -75,7 +75,7 @@ class AttentionAndReadinessMetricsTest {
                             "SELECT count(*) FROM orders WHERE channel NOT IN (SELECT unnest(?::text[]))"
                                     + " AND attention <> '{}'",
                             configuredChannels()),
-                    Management.sum(scrape, ORDERS, Map.of("channel", NotifyMetrics.UNKNOWN)),
+                    Management.sum(scrape, ORDERS, Map.of("channel", Meters.UNKNOWN)),
                     0.0);
             assertFalse(scrape.contains(gone), "an unconfigured channel name is no label");
             assertFalse(scrape.contains("NOT_A_REASON"), "an unknown reason is no label");

@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
 class MetricsTest {
 
     @Inject
-    NotifyMetrics metrics;
+    Meters metrics;
 
     static String scrape() {
         return given().get(io.paynotify.testing.Management.url("/q/metrics"))
@@ -142,11 +142,11 @@ class MetricsTest {
 
     @Test
     void preRegisteredCausesAreExactlyTheRejectionCauses() {
-        var causes = new java.util.ArrayList<String>(java.util.List.of(NotifyMetrics.ADMISSION));
+        var causes = new java.util.ArrayList<String>(java.util.List.of(Meters.ADMISSION));
         java.util.Arrays.stream(io.paynotify.provider.NotifyRejection.Cause.values())
                 .map(Enum::name)
                 .forEach(causes::add);
-        assertEquals(causes, NotifyMetrics.REJECTION_CAUSES);
+        assertEquals(causes, Meters.REJECTION_CAUSES);
     }
 
     @Test
@@ -180,8 +180,8 @@ class MetricsTest {
     void idempotencyAndCleanupCountersAreExported() {
         String before = scrape();
         metrics.idempotencyReplay();
-        metrics.idempotencyConflict(NotifyMetrics.IdempotencyConflict.IN_FLIGHT);
-        metrics.idempotencyConflict(NotifyMetrics.IdempotencyConflict.OTHER_BODY);
+        metrics.idempotencyConflict(Meters.IdempotencyConflict.IN_FLIGHT);
+        metrics.idempotencyConflict(Meters.IdempotencyConflict.OTHER_BODY);
         metrics.cleanupRun(7);
         metrics.cleanupFailed();
         metrics.rejected("no-such-channel", null, "STALE");

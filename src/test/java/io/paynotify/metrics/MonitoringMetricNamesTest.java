@@ -36,7 +36,7 @@ class MonitoringMetricNamesTest {
     static final Set<String> NOT_THE_SERVICES = Set.of();
 
     @Inject
-    NotifyMetrics metrics;
+    Meters metrics;
 
     @Test
     void everyMetricNameOfTheRulesAndTheDashboardIsExported() {

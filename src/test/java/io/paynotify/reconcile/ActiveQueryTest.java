@@ -11,9 +11,9 @@ import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.config.ChannelRegistry;
 import io.paynotify.intake.NotificationIntake;
-import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.metrics.Meters;
 import io.paynotify.persistence.Transactions;
 import io.paynotify.provider.OrderQuery;
 import io.paynotify.testing.Db;
@@ -59,7 +59,15 @@ class ActiveQueryTest {
     public static class QueryProfile implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("paynotify.reconcile.schedule", "2s,30m,1h", "paynotify.reconcile.max-rate", "10");
+            // a short first step and a short tick: each test waits for its query well under a second (the
+            // production tick is 1 s); the rules under test do not depend on either
+            return Map.of(
+                    "paynotify.reconcile.schedule",
+                    "300ms,30m,1h",
+                    "paynotify.reconcile.max-rate",
+                    "10",
+                    "paynotify.reconcile.tick",
+                    "100ms");
         }
 
         @Override
@@ -82,7 +90,7 @@ class ActiveQueryTest {
     NotificationIntake intake;
 
     @Inject
-    NotifyMetrics metrics;
+    Meters metrics;
 
     @Inject
     Instance<OrderQuery> queries;
@@ -343,13 +351,20 @@ class ActiveQueryTest {
     @Test
     void anOrderPaidByNotificationBeforeItsStepIsNeverQueried() {
         String no = create(WX, 654);
+        // its step falls after the notification however slow the machine is
+        Db.update(
+                "UPDATE orders SET next_query_at = now() + interval '1 second' WHERE channel = ? AND out_trade_no = ?",
+                WX,
+                no);
         Sim.trade(no, "PAID", 654);
         given().body(wxPaid(no, "4200000654" + no.substring(2, 12), 654))
                 .post("/notify/wechatpay/" + WX)
                 .then()
                 .statusCode(200);
+        Instant due = (Instant) order(WX, no).get("next_query_at");
+        await(() -> Db.now().isAfter(due), "its step has passed");
 
-        // a later order of the same channel passes its step, so this one's step has passed too
+        // a later order of the same channel passes its step after this one's: a claim ran since this one was due
         String later = create(WX, 655);
         await(() -> queryCount(WX, later) == 1, "the later order is queried");
         assertEquals(0, queryCount(WX, no), "only PENDING orders are queried");
@@ -362,13 +377,11 @@ class ActiveQueryTest {
     void eachDueOrderIsQueriedOnceAcrossReplicas() throws Exception {
         var nos = new ArrayList<String>();
         for (int i = 0; i < 20; i++) {
-            nos.add(create(WX3, 2000 + i));
+            // inserted unscheduled: not due until every replica is ready to race for it
+            String no = "AQ" + id();
+            Db.insertOrder(WX3, "WECHATPAY_V3", no, 2000 + i);
+            nos.add(no);
         }
-        Instant due = nos.stream()
-                .map(no -> ((Instant) order(WX3, no).get("next_query_at")))
-                .max(Instant::compareTo)
-                .orElseThrow();
-        await(() -> Db.now().isAfter(due), "every order is due");
 
         // two more replicas in this process race the running one for the same due rows
         var replicas = List.of(
@@ -390,6 +403,11 @@ class ActiveQueryTest {
                 };
                 ticks.add(pool.submit(ticking));
             }
+            Db.update(
+                    "UPDATE orders SET created_at = now() - interval '1 second', next_query_at = now() -"
+                            + " interval '700 milliseconds' WHERE channel = ? AND out_trade_no = ANY (?)",
+                    WX3,
+                    nos.toArray(new String[0]));
             go.countDown();
             for (Future<Integer> f : ticks) {
                 f.get();

@@ -1,6 +1,6 @@
 package io.paynotify.testing;
 
-import io.paynotify.channel.ChannelKeyParser;
+import io.paynotify.config.ChannelKeyParser;
 import io.paynotify.provider.alipay.AlipayKeys;
 import io.paynotify.provider.wechatv2.WechatV2Keys;
 import io.paynotify.provider.wechatv3.WechatV3Keys;

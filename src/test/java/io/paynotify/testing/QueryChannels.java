@@ -1,8 +1,8 @@
 package io.paynotify.testing;
 
-import io.paynotify.channel.Channel;
-import io.paynotify.channel.ChannelRegistry;
-import io.paynotify.channel.PaynotifyConfig;
+import io.paynotify.config.Channel;
+import io.paynotify.config.ChannelRegistry;
+import io.paynotify.config.PaynotifyConfig;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;

@@ -1,6 +1,6 @@
 package io.paynotify.bench;
 
-import io.paynotify.channel.Channel;
+import io.paynotify.config.Channel;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.provider.alipay.AlipayKeys;
 import io.paynotify.provider.wechatv2.WechatV2Keys;

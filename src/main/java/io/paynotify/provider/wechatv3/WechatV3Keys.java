@@ -1,10 +1,10 @@
 package io.paynotify.provider.wechatv3;
 
-import io.paynotify.channel.ChannelKeyParser;
-import io.paynotify.channel.ChannelKeys;
-import io.paynotify.channel.ChannelSettings;
-import io.paynotify.channel.KeyParsing;
-import io.paynotify.channel.PaynotifyConfig;
+import io.paynotify.config.ChannelKeyParser;
+import io.paynotify.config.ChannelKeys;
+import io.paynotify.config.ChannelSettings;
+import io.paynotify.config.KeyParsing;
+import io.paynotify.config.PaynotifyConfig;
 import io.paynotify.core.notify.Provider;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.nio.charset.StandardCharsets;

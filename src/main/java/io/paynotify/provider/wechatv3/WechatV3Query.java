@@ -1,7 +1,7 @@
 package io.paynotify.provider.wechatv3;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import io.paynotify.channel.Channel;
+import io.paynotify.config.Channel;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.core.notify.VerifiedNotification;

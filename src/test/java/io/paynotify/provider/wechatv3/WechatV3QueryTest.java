@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.paynotify.channel.Channel;
+import io.paynotify.config.Channel;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.core.notify.VerifiedNotification;

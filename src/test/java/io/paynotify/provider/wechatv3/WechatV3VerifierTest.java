@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import io.paynotify.channel.KeyParsing;
+import io.paynotify.config.KeyParsing;
 import io.paynotify.provider.NotifyRejection;
 import io.paynotify.provider.RawNotify;
 import io.paynotify.testing.TestChannels;

@@ -1,4 +1,4 @@
-package io.paynotify.provider;
+package io.paynotify.notify;
 
 import static io.paynotify.testing.OrderBuilder.anOrder;
 import static org.junit.jupiter.api.Assertions.assertEquals;

@@ -1,4 +1,4 @@
-package io.paynotify.channel;
+package io.paynotify.config;
 
 import java.util.Set;
 

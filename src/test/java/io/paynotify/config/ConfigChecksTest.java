@@ -1,4 +1,4 @@
-package io.paynotify.channel;
+package io.paynotify.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

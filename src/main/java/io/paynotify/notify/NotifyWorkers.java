@@ -1,4 +1,4 @@
-package io.paynotify.provider;
+package io.paynotify.notify;
 
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;

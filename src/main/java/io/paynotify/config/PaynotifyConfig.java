@@ -1,4 +1,4 @@
-package io.paynotify.channel;
+package io.paynotify.config;
 
 import io.smallrye.config.ConfigMapping;
 import io.smallrye.config.WithDefault;
@@ -152,5 +152,12 @@ public interface PaynotifyConfig {
         @WithName("max-rate")
         @WithDefault("10")
         int maxRate();
+
+        /**
+         * {@code paynotify.reconcile.tick}: how often each replica claims the due orders (at most 1s, so that a query
+         * leaves within the contract's 3 s of its due time). Not an operator's knob: the tests shorten it.
+         */
+        @WithDefault("1s")
+        Duration tick();
     }
 }

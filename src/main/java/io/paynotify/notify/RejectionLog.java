@@ -1,6 +1,7 @@
-package io.paynotify.provider;
+package io.paynotify.notify;
 
 import io.paynotify.logging.LogRateLimit;
+import io.paynotify.provider.NotifyRejection;
 import org.jboss.logging.Logger;
 
 /**

@@ -1,14 +1,19 @@
-package io.paynotify.provider;
+package io.paynotify.notify;
 
-import io.paynotify.channel.Channel;
-import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.config.Channel;
+import io.paynotify.config.ChannelRegistry;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Source;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.http.OneAnswer;
+import io.paynotify.http.RouteOrder;
 import io.paynotify.intake.IntakeOutcome;
 import io.paynotify.intake.NotificationIntake;
-import io.paynotify.metrics.NotifyMetrics;
+import io.paynotify.metrics.Meters;
+import io.paynotify.provider.AckResponse;
+import io.paynotify.provider.NotifyAdapter;
+import io.paynotify.provider.NotifyRejection;
+import io.paynotify.provider.RawNotify;
 import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
@@ -36,14 +41,11 @@ import org.jboss.logging.Logger;
  *
  * <p>Order: channel and provider (404) → size (413) → the adapter's checks (400/401) → the intake transaction on
  * a worker thread → the ack, rendered only after the commit. A timer answers 503 with the failure ack if no answer
- * has left {@link #DEADLINE_MS} after arrival, whatever the database is doing; a commit that lands after that is
+ * has left {@link OneAnswer#DEADLINE_MS} after arrival, whatever the database is doing; a commit that lands after that is
  * found by the provider's retry as a duplicate.
  */
 @ApplicationScoped
 public class NotifyRoutes {
-
-    /** Every answer leaves within this many milliseconds of arrival (the contract allows 3 s). */
-    static final long DEADLINE_MS = 2_500;
 
     private static final Logger LOG = Logger.getLogger("io.paynotify.notify");
 
@@ -52,7 +54,7 @@ public class NotifyRoutes {
     private final Clock clock;
     private final Map<String, NotifyAdapter> adapters = new HashMap<>();
     private final RejectionLog rejectionLog = new RejectionLog();
-    private final NotifyMetrics metrics;
+    private final Meters metrics;
     private final NotifyWorkers workers;
     private final BusyLog busyLog = new BusyLog();
 
@@ -62,7 +64,7 @@ public class NotifyRoutes {
             NotificationIntake intake,
             Clock clock,
             Instance<NotifyAdapter> all,
-            NotifyMetrics metrics,
+            Meters metrics,
             NotifyWorkers workers) {
         this.registry = registry;
         this.intake = intake;
@@ -73,7 +75,7 @@ public class NotifyRoutes {
     }
 
     void register(@Observes Router router) {
-        router.post("/notify/:provider/:channel").order(-100).handler(this::handle);
+        router.post("/notify/:provider/:channel").order(RouteOrder.NOTIFY).handler(this::handle);
     }
 
     private void handle(RoutingContext ctx) {
@@ -97,16 +99,16 @@ public class NotifyRoutes {
             return;
         }
         String declared = request.getHeader("Content-Length");
-        if (declared != null && tooLarge(declared)) {
+        if (declared != null && OneAnswer.declaresMoreThan(declared, RawNotify.MAX_BODY_BYTES)) {
             ex.reject(
                     channel.name(),
                     new NotifyRejection(NotifyRejection.Kind.TOO_LARGE, NotifyRejection.Cause.TOO_LARGE),
                     true);
             return;
         }
-        ex.once.deadline(DEADLINE_MS, () -> {
+        ex.once.deadline(OneAnswer.DEADLINE_MS, () -> {
             if (ex.answer(adapter.failure(503), true)) {
-                busyLog.warn(channel.name(), "-", "no result within " + DEADLINE_MS + " ms");
+                busyLog.warn(channel.name(), "-", "no result within " + OneAnswer.DEADLINE_MS + " ms");
             }
         });
         Buffer body = Buffer.buffer(1024);
@@ -157,7 +159,7 @@ public class NotifyRoutes {
             long started,
             io.vertx.core.Context context,
             Exchange ex) {
-        long deadline = started + TimeUnit.MILLISECONDS.toNanos(DEADLINE_MS);
+        long deadline = started + TimeUnit.MILLISECONDS.toNanos(OneAnswer.DEADLINE_MS);
         if (System.nanoTime() - deadline >= 0) {
             // queued past the deadline: its 503 has left, and nothing here may touch the database any more
             context.runOnContext(x -> ex.answer(adapter.failure(503), false));
@@ -218,7 +220,7 @@ public class NotifyRoutes {
         switch (outcome.kind()) {
             case NOT_ADMITTED -> {
                 // not admitted: answered at once, not recorded, counted (docs/api.md "Admission")
-                metrics.rejected(channel.name(), n.provider(), NotifyMetrics.ADMISSION);
+                metrics.rejected(channel.name(), n.provider(), Meters.ADMISSION);
                 busyLog.warn(channel.name(), n.outTradeNo(), "too many deliveries of one order in flight");
             }
             case QUEUE_FULL -> busyLog.warn(channel.name(), n.outTradeNo(), "the intake's queue is full");
@@ -253,17 +255,6 @@ public class NotifyRoutes {
             if (permit.log()) {
                 LOG.warnf("notify channel=%s outTradeNo=%s answered 503: %s", channel, outTradeNo, why);
             }
-        }
-    }
-
-    private static boolean tooLarge(String contentLength) {
-        if (contentLength.length() > 12) {
-            return true;
-        }
-        try {
-            return Long.parseLong(contentLength.trim()) > RawNotify.MAX_BODY_BYTES;
-        } catch (NumberFormatException e) {
-            return true;
         }
     }
 

@@ -1,4 +1,4 @@
-package io.paynotify.channel;
+package io.paynotify.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -183,6 +183,18 @@ class ChannelRegistryTest {
         String msg = failure(props);
         assertTrue(msg.contains("paynotify.admin.tokens"));
         assertFalse(msg.contains("short-token"));
+    }
+
+    @Test
+    void theQueryTickIsPositiveAndAtMostOneSecond() {
+        var props = validV2();
+        assertEquals(Duration.ofSeconds(1), build(props).queryTick(), "the default");
+        props.put("paynotify.reconcile.tick", "2s");
+        assertTrue(failure(props).contains("paynotify.reconcile.tick must be at most 1s"));
+        props.put("paynotify.reconcile.tick", "0s");
+        assertTrue(failure(props).contains("paynotify.reconcile.tick"));
+        props.put("paynotify.reconcile.tick", "100ms");
+        assertEquals(Duration.ofMillis(100), build(props).queryTick());
     }
 
     @Test

@@ -1,4 +1,4 @@
-package io.paynotify.channel;
+package io.paynotify.config;
 
 import java.math.BigInteger;
 import java.nio.charset.StandardCharsets;

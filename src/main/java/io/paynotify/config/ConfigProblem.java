@@ -1,4 +1,4 @@
-package io.paynotify.channel;
+package io.paynotify.config;
 
 /**
  * A configuration error found at start. The message names the channel or client and the key, never a value, so

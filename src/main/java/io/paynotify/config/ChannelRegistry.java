@@ -1,4 +1,4 @@
-package io.paynotify.channel;
+package io.paynotify.config;
 
 import io.paynotify.core.notify.Provider;
 import io.quarkus.runtime.LaunchMode;
@@ -51,6 +51,7 @@ public class ChannelRegistry {
     private final List<byte[]> adminTokens;
     private final List<Duration> querySchedule;
     private final int queryMaxRate;
+    private final Duration queryTick;
 
     @Inject
     public ChannelRegistry(PaynotifyConfig config, Instance<ChannelKeyParser> parsers) {
@@ -105,6 +106,10 @@ public class ChannelRegistry {
         if (queryMaxRate < 1) {
             throw new ConfigProblem("paynotify.reconcile.max-rate must be at least 1");
         }
+        this.queryTick = ConfigChecks.positive(config.reconcile().tick(), "paynotify.reconcile.tick");
+        if (queryTick.compareTo(Duration.ofSeconds(1)) > 0) {
+            throw new ConfigProblem("paynotify.reconcile.tick must be at most 1s");
+        }
         if (ProductionChecks.apply(profiles)) {
             ProductionChecks.check(config);
         }
@@ -120,6 +125,11 @@ public class ChannelRegistry {
     /** The order ages at which a PENDING order of a query-enabled channel is queried (docs/api.md "Active query"). */
     public List<Duration> querySchedule() {
         return querySchedule;
+    }
+
+    /** How often each replica claims the due orders of its query-enabled channels. */
+    public Duration queryTick() {
+        return queryTick;
     }
 
     /** At most this many active queries a second per channel and replica. */

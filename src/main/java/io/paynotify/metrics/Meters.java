@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.DistributionSummary;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.paynotify.channel.ChannelRegistry;
+import io.paynotify.config.ChannelRegistry;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.core.order.Outcome;
 import io.paynotify.core.order.Reason;
@@ -74,7 +74,7 @@ import java.util.concurrent.atomic.AtomicReference;
  * </table>
  */
 @ApplicationScoped
-public class NotifyMetrics {
+public class Meters {
 
     /** The channel label of anything that is not a configured channel name. */
     public static final String UNKNOWN = "_unknown";
@@ -167,7 +167,7 @@ public class NotifyMetrics {
     private final DistributionSummary batchSizes;
 
     @Inject
-    public NotifyMetrics(MeterRegistry registry, ChannelRegistry channels) {
+    public Meters(MeterRegistry registry, ChannelRegistry channels) {
         this.registry = registry;
         this.channels = channels;
         this.batchSizes = DistributionSummary.builder(INTAKE_BATCH)
