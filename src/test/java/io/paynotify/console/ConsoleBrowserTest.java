@@ -9,16 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.paynotify.testing.AlipayFixtures;
 import io.paynotify.testing.Db;
 import io.paynotify.testing.HookEvents;
-import io.paynotify.testing.MerchantClient;
 import io.paynotify.testing.OrderBuilder;
 import io.paynotify.testing.Sim;
+import io.paynotify.testing.SimulatorProfile;
 import io.paynotify.testing.SimulatorResource;
 import io.paynotify.testing.TestChannels;
 import io.paynotify.testing.WebhookReceiver;
 import io.paynotify.testing.WechatV2Fixtures;
 import io.paynotify.testing.WechatV3Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.RestAssured;
 import io.restassured.config.EncoderConfig;
@@ -69,24 +68,13 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * property {@code console.screenshots} names ({@code -Dconsole.screenshots=docs} refreshes the ones in docs/).
  */
 @QuarkusTest
-@TestProfile(ConsoleBrowserTest.ConsoleProfile.class)
+@TestProfile(SimulatorProfile.class)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class ConsoleBrowserTest {
 
     /** The simulator's query-enabled channels; no scheduled query during the run, so only the operator's runs. */
-    public static class ConsoleProfile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            return Map.of("paynotify.reconcile.schedule", "6h,12h");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(SimulatorResource.class));
-        }
-    }
-
     static final Path CHROMIUM = Path.of(System.getProperty("console.chromium", "/usr/bin/chromium"));
+
     static final Path CHROMEDRIVER = Path.of(System.getProperty("console.chromedriver", "/usr/bin/chromedriver"));
     static final Duration WAIT = Duration.ofSeconds(Long.getLong("console.wait", 20));
     static final String TITLE = "paynotify console";
@@ -174,9 +162,13 @@ class ConsoleBrowserTest {
     void findsAFlaggedOrderOpensItsTimelineAndQueriesTheProviderNow() {
         // an amount mismatch: the provider says 12.00 for an order of 12.34; the order stays PENDING, flagged
         String no = "CQ" + id();
-        var merchant = new MerchantClient(SimulatorResource.CLIENT, SimulatorResource.CLIENT_SECRET);
-        var created = merchant.create("k-" + no, MerchantClient.order(SimulatorResource.WX, no, 1234));
-        assertEquals(201, created.status(), () -> new String(created.body()));
+        // inserted unscheduled: only the operator's "query now" asks the provider about it
+        OrderBuilder.anOrder()
+                .channel(SimulatorResource.WX)
+                .provider("WECHATPAY_V2")
+                .outTradeNo(no)
+                .amount(1234)
+                .insert();
         byte[] notice = WechatV2Fixtures.payment(no, "4200" + id(), 1200)
                 .with("appid", SimulatorResource.WX_APPID)
                 .with("mch_id", SimulatorResource.WX_MCH)

@@ -20,11 +20,11 @@ import io.paynotify.testing.Db;
 import io.paynotify.testing.Management;
 import io.paynotify.testing.MerchantClient;
 import io.paynotify.testing.Sim;
+import io.paynotify.testing.SimulatorProfile;
 import io.paynotify.testing.SimulatorResource;
 import io.paynotify.testing.TestChannels;
 import io.paynotify.testing.WechatV2Fixtures;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import jakarta.enterprise.inject.Instance;
 import jakarta.inject.Inject;
@@ -53,28 +53,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * schedule is 2 s, 30 min, 1 h: each order here is due 2 s after its creation, and then not again during the run.
  */
 @QuarkusTest
-@TestProfile(ActiveQueryTest.QueryProfile.class)
+@TestProfile(SimulatorProfile.class)
 class ActiveQueryTest {
-
-    public static class QueryProfile implements QuarkusTestProfile {
-        @Override
-        public Map<String, String> getConfigOverrides() {
-            // a short first step and a short tick: each test waits for its query well under a second (the
-            // production tick is 1 s); the rules under test do not depend on either
-            return Map.of(
-                    "paynotify.reconcile.schedule",
-                    "300ms,30m,1h",
-                    "paynotify.reconcile.max-rate",
-                    "10",
-                    "paynotify.reconcile.tick",
-                    "100ms");
-        }
-
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(SimulatorResource.class));
-        }
-    }
 
     private static final MerchantClient MERCHANT =
             new MerchantClient(SimulatorResource.CLIENT, SimulatorResource.CLIENT_SECRET);

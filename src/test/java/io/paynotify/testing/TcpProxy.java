@@ -33,6 +33,7 @@ public final class TcpProxy implements AutoCloseable {
 
     private static final String MODE = "pntest.proxy.mode";
     private static final String HELD = "pntest.proxy.held";
+    private static final String HELD_IDS = "pntest.proxy.held.ids";
     private static final byte[] END = new byte[0];
 
     private final ServerSocket server;
@@ -76,6 +77,26 @@ public final class TcpProxy implements AutoCloseable {
         return Integer.parseInt(System.getProperty(HELD, "0"));
     }
 
+    /** The connections held now, by id: for {@link #anyStillHeld}. */
+    public static java.util.Set<String> heldNow() {
+        var out = new java.util.HashSet<String>();
+        for (String id : System.getProperty(HELD_IDS, ",").split(",")) {
+            if (!id.isEmpty()) {
+                out.add(id);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * True while any of these connections (from {@link #heldNow}) is still held: once none is, the client has given up
+     * on each of them (its socket timeout closed them), whatever connections were held after them.
+     */
+    public static boolean anyStillHeld(java.util.Set<String> ids) {
+        var now = heldNow();
+        return ids.stream().anyMatch(now::contains);
+    }
+
     private void acceptLoop() {
         while (!closed) {
             try {
@@ -95,7 +116,10 @@ public final class TcpProxy implements AutoCloseable {
      * never stops reading (so a client that gives up is seen at once, even during a hang) and a writer that passes
      * the chunks on while traffic flows.
      */
+    private static final java.util.concurrent.atomic.AtomicLong LINK_IDS = new java.util.concurrent.atomic.AtomicLong();
+
     private final class Link {
+        private final long id = LINK_IDS.incrementAndGet();
         private final Socket client;
         private final BlockingQueue<byte[]> toUpstream = new LinkedBlockingQueue<>();
         private final BlockingQueue<byte[]> toClient = new LinkedBlockingQueue<>();
@@ -213,6 +237,9 @@ public final class TcpProxy implements AutoCloseable {
                 held.remove(link);
             }
             System.setProperty(HELD, Integer.toString(held.size()));
+            var ids = new StringBuilder(",");
+            held.forEach(l -> ids.append(l.id).append(','));
+            System.setProperty(HELD_IDS, ids.toString());
         }
     }
 

@@ -61,7 +61,7 @@ class AlipayQueryTest {
     static void start() {
         gateway = new FakeGateway();
         channel = QueryChannels.channel(QueryChannels.alipay(gateway.url() + "/gateway.do"), QueryChannels.ALI);
-        query = new AlipayQuery(Clock.fixed(NOW, ZoneOffset.UTC), new QueryHttp(Duration.ofSeconds(3), 8192));
+        query = new AlipayQuery(Clock.fixed(NOW, ZoneOffset.UTC), new QueryHttp(Duration.ofSeconds(1), 8192));
     }
 
     @AfterAll

@@ -56,7 +56,7 @@ class WechatV2QueryTest {
     static void start() {
         gateway = new FakeGateway();
         channel = QueryChannels.channel(QueryChannels.v2(gateway.url() + "/wx/", "MD5,HMAC-SHA256"), QueryChannels.V2);
-        query = new WechatV2Query(Clock.fixed(NOW, ZoneOffset.UTC), new QueryHttp(Duration.ofSeconds(3), 4096));
+        query = new WechatV2Query(Clock.fixed(NOW, ZoneOffset.UTC), new QueryHttp(Duration.ofSeconds(1), 4096));
     }
 
     @AfterAll

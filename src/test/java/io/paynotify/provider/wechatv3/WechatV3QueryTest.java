@@ -66,7 +66,7 @@ class WechatV3QueryTest {
         gateway = new FakeGateway();
         channel = QueryChannels.channel(QueryChannels.v3(gateway.url() + "/api/"), QueryChannels.V3);
         query = new WechatV3Query(
-                Clock.fixed(Instant.ofEpochSecond(NOW), ZoneOffset.UTC), new QueryHttp(Duration.ofSeconds(3), 8192));
+                Clock.fixed(Instant.ofEpochSecond(NOW), ZoneOffset.UTC), new QueryHttp(Duration.ofSeconds(1), 8192));
     }
 
     @AfterAll
