@@ -20,13 +20,21 @@ import org.junit.jupiter.api.Test;
 @Tag("unit")
 class ArchitectureTest {
 
+    /** The compiled main classes, imported once for this class and {@link ArchitectureDocTest}. */
     static JavaClasses classes;
+
+    static synchronized JavaClasses mainClasses() {
+        if (classes == null) {
+            classes = new ClassFileImporter()
+                    .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                    .importPackages("io.paynotify");
+        }
+        return classes;
+    }
 
     @BeforeAll
     static void importClasses() {
-        classes = new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .importPackages("io.paynotify");
+        mainClasses();
     }
 
     @Test
