@@ -11,8 +11,14 @@ import io.paynotify.core.notify.Provider;
  * @param provider its provider
  * @param maxOutTradeNo the longest outTradeNo accepted on this channel
  * @param keys the provider-specific keys and ids, read only by that provider's package
+ * @param mode the kind of account: direct, a WeChat service provider (partner) or an Alipay ISV
  */
-public record Channel(String name, Provider provider, int maxOutTradeNo, ChannelKeys keys) {
+public record Channel(String name, Provider provider, int maxOutTradeNo, ChannelKeys keys, AccountMode mode) {
+
+    /** A direct channel. */
+    public Channel(String name, Provider provider, int maxOutTradeNo, ChannelKeys keys) {
+        this(name, provider, maxOutTradeNo, keys, AccountMode.DIRECT);
+    }
 
     /** The keys as the provider package's own type. */
     public <K extends ChannelKeys> K keys(Class<K> type) {
@@ -21,7 +27,7 @@ public record Channel(String name, Provider provider, int maxOutTradeNo, Channel
 
     @Override
     public String toString() {
-        return "Channel[" + name + ", " + provider + "]";
+        return "Channel[" + name + ", " + provider + (mode == AccountMode.DIRECT ? "" : ", " + mode.value()) + "]";
     }
 
     @Override

@@ -15,8 +15,13 @@ public interface ChannelKeyParser {
     /** The longest {@code outTradeNo} the provider accepts (64, or 32 on WeChat channels; docs/api.md "Edge cases and how they are decided"). */
     int maxOutTradeNo();
 
+    /** The account modes the provider has ({@link AccountMode#DIRECT} and at most one other). */
+    default java.util.Set<AccountMode> modes() {
+        return java.util.Set.of(AccountMode.DIRECT);
+    }
+
     /**
-     * Reads and validates the channel's keys.
+     * Reads and validates the channel's keys (for the mode {@link ChannelSettings#mode()} says).
      *
      * @throws ConfigProblem naming the channel and the key, never a value
      */

@@ -188,7 +188,43 @@ public class ChannelRegistry {
         if (parser == null) {
             throw settings.problem("provider", "names a provider this build does not serve");
         }
-        return new Channel(name, provider, parser.maxOutTradeNo(), parser.parse(settings));
+        AccountMode mode = mode(settings, parser);
+        settings = new ChannelSettings(name, c, mode);
+        if (mode != AccountMode.ISV && !c.appAuthTokens().isEmpty()) {
+            throw settings.problem("app-auth-tokens", "is only for mode=isv");
+        }
+        for (String authAppId : c.appAuthTokens().keySet()) {
+            if (!AccountMode.ISV.subMerchantId().matcher(authAppId).matches()) {
+                throw settings.problem("app-auth-tokens", "must be keyed by auth_app_id, 16 digits");
+            }
+        }
+        if (mode == AccountMode.ISV && c.sellerId().filter(v -> !v.isBlank()).isPresent()) {
+            throw settings.problem("seller-id", "is not for mode=isv (each merchant has its own seller)");
+        }
+        return new Channel(name, provider, parser.maxOutTradeNo(), parser.parse(settings), mode);
+    }
+
+    /** The channel's {@code mode}: {@code direct} unless set, and one of the modes its provider has. */
+    private static AccountMode mode(ChannelSettings settings, ChannelKeyParser parser) {
+        String text = settings.config()
+                .mode()
+                .map(String::strip)
+                .filter(v -> !v.isEmpty())
+                .orElse("direct");
+        for (AccountMode m : parser.modes()) {
+            if (m.value().equals(text)) {
+                return m;
+            }
+        }
+        throw settings.problem(
+                "mode",
+                "does not fit the provider (allowed: "
+                        + String.join(
+                                ", ",
+                                parser.modes().stream()
+                                        .map(AccountMode::value)
+                                        .sorted()
+                                        .toList()) + ")");
     }
 
     private static ClientCredentials client(String id, PaynotifyConfig.ClientConfig c, Map<String, Channel> channels) {
@@ -207,7 +243,37 @@ public class ChannelRegistry {
                 throw new ConfigProblem(prefix + "channels names an unknown channel \"" + ch + "\"");
             }
         }
-        return new ClientCredentials(id, List.copyOf(secrets), allowed, webhook(prefix, c));
+        return new ClientCredentials(
+                id, List.copyOf(secrets), allowed, webhook(prefix, c), subMerchants(prefix, c, allowed, channels));
+    }
+
+    /**
+     * The sub-merchants a client is limited to (docs/api.md "Account modes"): each must have the shape of the
+     * sub-merchant ids of one of the client's service-provider or ISV channels; none on a client without such a
+     * channel.
+     */
+    private static Set<String> subMerchants(
+            String prefix, PaynotifyConfig.ClientConfig c, Set<String> allowed, Map<String, Channel> channels) {
+        Optional<String> value = c.subMerchants().filter(v -> !v.isBlank());
+        if (value.isEmpty()) {
+            return Set.of();
+        }
+        var modes = allowed.stream()
+                .map(channels::get)
+                .map(Channel::mode)
+                .filter(AccountMode::hasSubMerchants)
+                .distinct()
+                .toList();
+        if (modes.isEmpty()) {
+            throw new ConfigProblem(prefix + "sub-merchants is set on a client with no partner or isv channel");
+        }
+        Set<String> ids = list(value.get(), prefix, "sub-merchants");
+        for (String id : ids) {
+            if (modes.stream().noneMatch(m -> m.subMerchantId().matcher(id).matches())) {
+                throw new ConfigProblem(prefix + "sub-merchants has an id of no shape its channels take");
+            }
+        }
+        return ids;
     }
 
     /** The client's webhook: an absolute http(s) URL and one or more {@code whsec_} secrets, or none. */

@@ -19,11 +19,22 @@ public final class ChannelSettings {
     private final String name;
     private final PaynotifyConfig.ChannelConfig config;
     private final String prefix;
+    private final AccountMode mode;
 
     ChannelSettings(String name, PaynotifyConfig.ChannelConfig config) {
+        this(name, config, AccountMode.DIRECT);
+    }
+
+    ChannelSettings(String name, PaynotifyConfig.ChannelConfig config, AccountMode mode) {
         this.name = name;
         this.config = config;
         this.prefix = "paynotify.channels.\"" + name + "\".";
+        this.mode = mode;
+    }
+
+    /** The channel's account mode ({@code mode}), already checked against the provider's modes. */
+    public AccountMode mode() {
+        return mode;
     }
 
     /** The channel's name. */

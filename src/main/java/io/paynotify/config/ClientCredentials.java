@@ -9,8 +9,10 @@ import java.util.Set;
  * events are delivered, if anywhere. {@link #toString()} never shows a secret.
  *
  * @param webhook the client's webhook, or null when it only pulls events
+ * @param subMerchants on service-provider and ISV channels, the only sub-merchants this client may use (empty: all)
  */
-public record ClientCredentials(String id, List<byte[]> secrets, Set<String> channels, Webhook webhook) {
+public record ClientCredentials(
+        String id, List<byte[]> secrets, Set<String> channels, Webhook webhook, Set<String> subMerchants) {
 
     /**
      * A client's webhook (docs/api.md "Webhooks").
@@ -26,7 +28,21 @@ public record ClientCredentials(String id, List<byte[]> secrets, Set<String> cha
     }
 
     public ClientCredentials(String id, List<byte[]> secrets, Set<String> channels) {
-        this(id, secrets, channels, null);
+        this(id, secrets, channels, null, Set.of());
+    }
+
+    public ClientCredentials(String id, List<byte[]> secrets, Set<String> channels, Webhook webhook) {
+        this(id, secrets, channels, webhook, Set.of());
+    }
+
+    /**
+     * Whether this client may use an order of that channel and sub-merchant (docs/api.md "Account modes"): the
+     * channel is one of its own, and where its {@code sub-merchants} are set, an order with a sub-merchant is one of
+     * theirs. An order of a direct channel has none.
+     */
+    public boolean mayUse(String channel, String subMerchantId) {
+        return channels.contains(channel)
+                && (subMerchants.isEmpty() || subMerchantId == null || subMerchants.contains(subMerchantId));
     }
 
     @Override

@@ -89,6 +89,21 @@ public interface PaynotifyConfig {
         /** {@code merchant-serial}: WeChat v3, the serial number of the merchant API certificate. */
         @WithName("merchant-serial")
         Optional<String> merchantSerial();
+
+        /** {@code mode}: {@code direct} (default); WeChat {@code partner} (service provider), Alipay {@code isv}. */
+        Optional<String> mode();
+
+        /** {@code app-auth-tokens."<auth_app_id>"}: Alipay ISV, each authorising merchant's app_auth_token. */
+        @WithName("app-auth-tokens")
+        Map<String, String> appAuthTokens();
+
+        /** {@code alipay-root-cert}: Alipay certificate mode, the content of alipayRootCert.crt (PEM roots). */
+        @WithName("alipay-root-cert")
+        Optional<String> alipayRootCert();
+
+        /** {@code app-cert}: Alipay certificate mode, the content of appCertPublicKey_<app-id>.crt (a chain file). */
+        @WithName("app-cert")
+        Optional<String> appCert();
     }
 
     interface ClientConfig {
@@ -108,6 +123,13 @@ public interface PaynotifyConfig {
          */
         @WithName("webhook-secret")
         Optional<String> webhookSecret();
+
+        /**
+         * {@code sub-merchants}: on service-provider and ISV channels, the only sub-merchant ids this client may use,
+         * comma-separated (unset: all of its channels' sub-merchants).
+         */
+        @WithName("sub-merchants")
+        Optional<String> subMerchants();
     }
 
     interface Admin {

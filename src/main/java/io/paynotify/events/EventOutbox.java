@@ -113,9 +113,19 @@ public class EventOutbox {
         String id = newId();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         byte[] body = EventJson.render(id, type, now, order, refund, reason);
-        long row = Events.insert(c, id, type.wireName(), order.channel(), order.outTradeNo(), order.id(), body, now);
+        long row = Events.insert(
+                c,
+                id,
+                type.wireName(),
+                order.channel(),
+                order.outTradeNo(),
+                order.id(),
+                body,
+                now,
+                order.subMerchantId());
         for (ClientCredentials client : registry.clients().values()) {
-            if (client.webhook() != null && client.channels().contains(order.channel())) {
+            // a client limited to some sub-merchants gets only their orders' events
+            if (client.webhook() != null && client.mayUse(order.channel(), order.subMerchantId())) {
                 Deliveries.insert(c, row, client.id(), client.webhook().url().toString(), order.id());
             }
         }

@@ -94,6 +94,9 @@ public final class OrderJson {
             g.writeString(reason);
         }
         g.writeEndArray();
+        // null on direct channels (docs/api.md "Account modes")
+        g.writeStringField("subMerchantId", o.subMerchantId());
+        g.writeStringField("subAppId", o.subAppId());
     }
 
     /** A time member: UTC with milliseconds, or null. */

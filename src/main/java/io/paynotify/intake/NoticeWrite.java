@@ -5,6 +5,7 @@ import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.order.Decision;
 import io.paynotify.core.order.OrderState;
 import io.paynotify.core.order.OrderStateMachine;
+import io.paynotify.core.order.Reason;
 import io.paynotify.core.order.RefundSnapshot;
 import io.paynotify.events.EventOutbox;
 import io.paynotify.persistence.Notifications;
@@ -56,6 +57,10 @@ class NoticeWrite {
         }
         List<String> added = d.addedAttention(order.attention());
         OrderRow after = apply(c, n, order, d);
+        if (n.queryWhenUnbound() && d.reason() == Reason.ACCOUNT_MISMATCH) {
+            // an ISV notice that names no merchant: only the provider's answer can say whose payment it was
+            Orders.dueNow(c, order.id());
+        }
         // in this transaction: the events exist if and only if the change commits
         int events = outbox.afterDecision(c, after, d, added);
         return new Written(IntakeOutcome.decided(d, notificationId, events), after);

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
+import io.paynotify.config.AccountMode;
 import io.paynotify.config.Channel;
 import io.paynotify.core.money.MinorUnits;
 import io.paynotify.core.order.OutTradeNo;
@@ -30,12 +31,22 @@ import java.util.regex.Pattern;
  * @param amount fen, 1..10,000,000,000
  * @param currency always CNY in this version
  * @param description optional, at most {@link #MAX_DESCRIPTION} characters, no control characters
+ * @param subMerchantId the sub-merchant: required on service-provider and ISV channels, refused on direct ones
+ * @param subAppId the sub-merchant's app id: optional on service-provider channels, refused elsewhere
  */
-record CreateOrderRequest(Channel channel, String outTradeNo, long amount, String currency, String description) {
+record CreateOrderRequest(
+        Channel channel,
+        String outTradeNo,
+        long amount,
+        String currency,
+        String description,
+        String subMerchantId,
+        String subAppId) {
 
     static final int MAX_DESCRIPTION = 256;
     static final String CURRENCY = "CNY";
-    private static final Set<String> FIELDS = Set.of("channel", "outTradeNo", "amount", "currency", "description");
+    private static final Set<String> FIELDS =
+            Set.of("channel", "outTradeNo", "amount", "currency", "description", "subMerchantId", "subAppId");
     private static final Pattern ISO_4217_SHAPE = Pattern.compile("[A-Z]{3}");
     private static final JsonFactory JSON = JsonFactory.builder().build();
 
@@ -47,7 +58,42 @@ record CreateOrderRequest(Channel channel, String outTradeNo, long amount, Strin
         long amount = amount(fields.get("amount"));
         String currency = currency(fields.get("currency"));
         String description = description(fields.get("description"));
-        return new CreateOrderRequest(channel, outTradeNo, amount, currency, description);
+        String subMerchantId = subMerchantId(fields.get("subMerchantId"), channel.mode());
+        String subAppId = subAppId(fields.get("subAppId"), channel.mode());
+        return new CreateOrderRequest(channel, outTradeNo, amount, currency, description, subMerchantId, subAppId);
+    }
+
+    /** Required, in its mode's shape, on service-provider and ISV channels; refused on a direct channel. */
+    private static String subMerchantId(Object value, AccountMode mode) throws InvalidRequest {
+        if (!mode.hasSubMerchants()) {
+            if (value != null) {
+                throw new InvalidRequest("subMerchantId", "subMerchantId is only for partner and isv channels");
+            }
+            return null;
+        }
+        if (value == null) {
+            throw new InvalidRequest("subMerchantId", "subMerchantId is required on a " + mode.value() + " channel");
+        }
+        if (!(value instanceof String id) || !mode.subMerchantId().matcher(id).matches()) {
+            throw new InvalidRequest(
+                    "subMerchantId",
+                    "subMerchantId must match " + mode.subMerchantId().pattern() + " on this channel");
+        }
+        return id;
+    }
+
+    /** Optional, {@code [A-Za-z0-9_]{1,32}}, on service-provider channels; refused elsewhere. */
+    private static String subAppId(Object value, AccountMode mode) throws InvalidRequest {
+        if (value == null) {
+            return null;
+        }
+        if (!mode.allowsSubAppId()) {
+            throw new InvalidRequest("subAppId", "subAppId is only for partner channels");
+        }
+        if (!(value instanceof String id) || !AccountMode.SUB_APP_ID.matcher(id).matches()) {
+            throw new InvalidRequest("subAppId", "subAppId must match " + AccountMode.SUB_APP_ID.pattern());
+        }
+        return id;
     }
 
     /** A channel path or body value: a configured channel name, else 400 naming {@code channel}. */

@@ -118,7 +118,8 @@ public class EventApi {
             }
             Query q = Query.parse(rawQuery);
             List<String> channels = List.copyOf(client.channels());
-            List<EventRow> rows = transactions.autoCommit(c -> Events.pull(c, channels, q.after(), q.limit()));
+            List<EventRow> rows =
+                    transactions.autoCommit(c -> Events.pull(c, channels, client.subMerchants(), q.after(), q.limit()));
             long last = rows.isEmpty() ? q.after() : rows.get(rows.size() - 1).id();
             answer = ApiAnswer.json(200, page(rows, EventCursor.encode(last)));
         } catch (InvalidRequest e) {

@@ -58,7 +58,8 @@ public class OrderApi {
             } else {
                 answer = transactions.autoCommit(c -> {
                     OrderRow o = Orders.find(c, channel.name(), outTradeNo);
-                    return o == null
+                    // another sub-merchant's order does not exist for this client
+                    return o == null || !client.mayUse(o.channel(), o.subMerchantId())
                             ? noOrder()
                             : ApiAnswer.json(200, OrderJson.renderWithRefunds(o, Refunds.forOrder(c, o.id())));
                 });
@@ -81,15 +82,22 @@ public class OrderApi {
             if (!client.channels().contains(r.channel().name())) {
                 return forbidden();
             }
+            if (!client.mayUse(r.channel().name(), r.subMerchantId())) {
+                return Problem.forbidden("subMerchantId", "This client is not configured for the sub-merchant.")
+                        .toAnswer();
+            }
             Instant now = now();
             OrderRow o = Orders.insert(
                     c,
-                    r.channel().name(),
-                    r.outTradeNo(),
-                    r.channel().provider().name(),
-                    r.amount(),
-                    r.currency(),
-                    r.description(),
+                    new Orders.NewOrder(
+                            r.channel().name(),
+                            r.outTradeNo(),
+                            r.channel().provider().name(),
+                            r.amount(),
+                            r.currency(),
+                            r.description(),
+                            r.subMerchantId(),
+                            r.subAppId()),
                     now,
                     registry.firstQueryAt(r.channel(), now));
             if (o == null) {
@@ -119,7 +127,7 @@ public class OrderApi {
                 return forbidden();
             }
             OrderRow o = Orders.lock(c, channel.name(), outTradeNo);
-            if (o == null) {
+            if (o == null || !client.mayUse(o.channel(), o.subMerchantId())) {
                 return noOrder();
             }
             return switch (o.state()) {

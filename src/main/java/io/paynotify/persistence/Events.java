@@ -20,7 +20,7 @@ public final class Events {
 
     private static final String COLUMNS = "id, event_id, type, channel, out_trade_no, order_id, body, created_at";
     private static final String INSERT = "INSERT INTO events (event_id, type, channel, out_trade_no, order_id, body,"
-            + " created_at) VALUES (?, ?, ?, ?, ?, ?, ?) RETURNING id";
+            + " created_at, sub_merchant_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id";
     private static final String FIND = "SELECT " + COLUMNS + " FROM events WHERE event_id = ?";
     /**
      * The pull list: only events whose inserting transaction is older than every transaction still running, so that
@@ -43,7 +43,8 @@ public final class Events {
             String outTradeNo,
             long orderId,
             byte[] body,
-            Instant createdAt)
+            Instant createdAt,
+            String subMerchantId)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(INSERT)) {
             ps.setString(1, eventId);
@@ -53,6 +54,7 @@ public final class Events {
             ps.setLong(5, orderId);
             ps.setBytes(6, body);
             ps.setTimestamp(7, Timestamp.from(createdAt));
+            ps.setString(8, subMerchantId);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return rs.getLong(1);
@@ -104,14 +106,24 @@ public final class Events {
         return Rows.list(c, sql.toString(), args, Events::map);
     }
 
-    /** The events of these channels after that id, oldest first, that no running transaction can precede. */
-    public static List<EventRow> pull(Connection c, List<String> channels, long afterId, int rows) throws SQLException {
+    /**
+     * The events of these channels after that id, oldest first, that no running transaction can precede; with
+     * {@code subMerchants} not empty, only the events of orders with no sub-merchant or one of these.
+     */
+    public static List<EventRow> pull(
+            Connection c, List<String> channels, java.util.Set<String> subMerchants, long afterId, int rows)
+            throws SQLException {
         String sql = "SELECT " + COLUMNS + " FROM events WHERE channel = ANY (?) AND id > ?" + VISIBLE
+                + (subMerchants.isEmpty() ? "" : " AND (sub_merchant_id IS NULL OR sub_merchant_id = ANY (?))")
                 + " ORDER BY id LIMIT ?";
         try (PreparedStatement ps = c.prepareStatement(sql)) {
-            ps.setArray(1, c.createArrayOf("text", channels.toArray(new String[0])));
-            ps.setLong(2, afterId);
-            ps.setInt(3, rows);
+            int i = 1;
+            ps.setArray(i++, c.createArrayOf("text", channels.toArray(new String[0])));
+            ps.setLong(i++, afterId);
+            if (!subMerchants.isEmpty()) {
+                ps.setArray(i++, c.createArrayOf("text", subMerchants.toArray(new String[0])));
+            }
+            ps.setInt(i, rows);
             try (ResultSet rs = ps.executeQuery()) {
                 var out = new ArrayList<EventRow>();
                 while (rs.next()) {

@@ -14,6 +14,8 @@ import java.util.List;
  * @param refundedAmount fen refunded so far (refunds in SUCCESS only)
  * @param lastQueriedAt when the provider was last asked about this order (active query), or null
  * @param queryCount how often the provider was asked
+ * @param subMerchantId the sub-merchant of an order of a service-provider or ISV channel, else null
+ * @param subAppId the sub-merchant's app id the order names (service providers), or null
  */
 public record OrderRow(
         long id,
@@ -32,7 +34,9 @@ public record OrderRow(
         Instant createdAt,
         Instant updatedAt,
         Instant lastQueriedAt,
-        int queryCount) {
+        int queryCount,
+        String subMerchantId,
+        String subAppId) {
 
     public OrderRow {
         attention = List.copyOf(attention);
@@ -40,6 +44,7 @@ public record OrderRow(
 
     /** What the pure state machine needs of this order. */
     public OrderSnapshot snapshot() {
-        return new OrderSnapshot(state, amount, currency, transactionId, paidProviderStatus, refundedAmount);
+        return new OrderSnapshot(
+                state, amount, currency, transactionId, paidProviderStatus, refundedAmount, subMerchantId, subAppId);
     }
 }

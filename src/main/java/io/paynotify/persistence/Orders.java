@@ -28,12 +28,15 @@ public final class Orders {
 
     private static final String COLUMNS = "id, channel, out_trade_no, provider, amount_minor, currency, description,"
             + " state, transaction_id, paid_at, paid_provider_status, refunded_minor, attention, created_at, updated_at,"
-            + " last_queried_at, query_count";
+            + " last_queried_at, query_count, sub_merchant_id, sub_app_id";
+    /** How many columns {@link #COLUMNS} names (the columns a statement adds come after). */
+    private static final int COLUMN_COUNT = 19;
+
     private static final String FIND = "SELECT " + COLUMNS + " FROM orders WHERE channel = ? AND out_trade_no = ?";
     private static final String LOCK = FIND + " FOR UPDATE";
     private static final String INSERT = "INSERT INTO orders (channel, out_trade_no, provider, amount_minor,"
-            + " currency, description, state, created_at, updated_at, next_query_at)"
-            + " VALUES (?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?)"
+            + " currency, description, state, created_at, updated_at, next_query_at, sub_merchant_id, sub_app_id)"
+            + " VALUES (?, ?, ?, ?, ?, ?, 'PENDING', ?, ?, ?, ?, ?)"
             + " ON CONFLICT (channel, out_trade_no) DO NOTHING RETURNING " + COLUMNS;
     /**
      * The row lock and the transaction id's holder in one round trip: one row comes back also when there is no order
@@ -70,18 +73,21 @@ public final class Orders {
             + " ORDER BY next_query_at LIMIT ? FOR UPDATE SKIP LOCKED)"
             + " UPDATE orders o SET next_query_at = " + NEXT_STEP + ","
             + " last_queried_at = now(), query_count = o.query_count + 1"
-            + " FROM due WHERE o.id = due.id RETURNING o.id, o.channel, o.out_trade_no";
+            + " FROM due WHERE o.id = due.id RETURNING o.id, o.channel, o.out_trade_no, o.sub_merchant_id, o.sub_app_id";
     private static final String SCHEDULE_UNSCHEDULED = "UPDATE orders SET next_query_at = created_at + ?::interval"
             + " WHERE id IN (SELECT id FROM orders WHERE channel = ? AND state = 'PENDING'"
             + " AND next_query_at IS NULL AND query_count = 0 AND created_at + ?::interval > now()"
             + " LIMIT ? FOR UPDATE SKIP LOCKED)";
+    private static final String DUE_NOW =
+            "UPDATE orders SET next_query_at = now() WHERE id = ? AND state = 'PENDING' AND next_query_at IS NOT NULL";
     private static final String RECORD_QUERY = "UPDATE orders SET last_queried_at = now(),"
-            + " query_count = query_count + 1 WHERE channel = ? AND out_trade_no = ? AND state = 'PENDING'";
+            + " query_count = query_count + 1 WHERE channel = ? AND out_trade_no = ? AND state = 'PENDING'"
+            + " RETURNING id, channel, out_trade_no, sub_merchant_id, sub_app_id";
 
     private Orders() {}
 
-    /** One order claimed for an active query. */
-    public record DueQuery(long id, String channel, String outTradeNo) {}
+    /** One order claimed for an active query, with the sub-merchant a partner or ISV query must name. */
+    public record DueQuery(long id, String channel, String outTradeNo, String subMerchantId, String subAppId) {}
 
     /**
      * Claims up to {@code limit} orders of {@code channel} whose active query is due (docs/api.md "Active query"), in one short
@@ -99,7 +105,8 @@ public final class Orders {
             try (ResultSet rs = ps.executeQuery()) {
                 var out = new ArrayList<DueQuery>();
                 while (rs.next()) {
-                    out.add(new DueQuery(rs.getLong(1), rs.getString(2), rs.getString(3)));
+                    out.add(new DueQuery(
+                            rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5)));
                 }
                 return out;
             }
@@ -123,14 +130,30 @@ public final class Orders {
     }
 
     /**
-     * Records an operator's active query about to be sent on a PENDING order ({@code last_queried_at},
-     * {@code query_count}); false when the order is not PENDING (or does not exist).
+     * Makes a PENDING order of a query-enabled channel (one with a next due time) due now: the next claim, within a
+     * tick, queries it. Its schedule then goes on from its next step.
      */
-    public static boolean recordQuery(Connection c, String channel, String outTradeNo) throws SQLException {
+    public static void dueNow(Connection c, long orderId) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement(DUE_NOW)) {
+            ps.setLong(1, orderId);
+            ps.executeUpdate();
+        }
+    }
+
+    /**
+     * Records an operator's query of a PENDING order (when it is sent, and one more in the count); the order as the
+     * query must name it, or null when there is no PENDING order of that number.
+     */
+    public static DueQuery recordQuery(Connection c, String channel, String outTradeNo) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(RECORD_QUERY)) {
             ps.setString(1, channel);
             ps.setString(2, outTradeNo);
-            return ps.executeUpdate() == 1;
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next()
+                        ? new DueQuery(
+                                rs.getLong(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5))
+                        : null;
+            }
         }
     }
 
@@ -174,8 +197,8 @@ public final class Orders {
             ps.setString(4, outTradeNo);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
-                String holderChannel = rs.getString(18);
-                String holder = holderChannel == null ? null : key(holderChannel, rs.getString(19));
+                String holderChannel = rs.getString(COLUMN_COUNT + 1);
+                String holder = holderChannel == null ? null : key(holderChannel, rs.getString(COLUMN_COUNT + 2));
                 return new LockedForNotice(rs.getObject(1) == null ? null : map(rs), holder);
             }
         }
@@ -238,30 +261,38 @@ public final class Orders {
     }
 
     /**
-     * A new PENDING order, first due for an active query at {@code firstQueryAt} (null: never); null when
-     * (channel, outTradeNo) exists already (the unique constraint decides).
+     * A new order as the merchant API registers it.
+     *
+     * @param subMerchantId the sub-merchant of a service-provider or ISV channel's order, else null
+     * @param subAppId the sub-merchant's app id, or null
      */
-    public static OrderRow insert(
-            Connection c,
+    public record NewOrder(
             String channel,
             String outTradeNo,
             String provider,
             long amount,
             String currency,
             String description,
-            Instant now,
-            Instant firstQueryAt)
-            throws SQLException {
+            String subMerchantId,
+            String subAppId) {}
+
+    /**
+     * A new PENDING order, first due for an active query at {@code firstQueryAt} (null: never); null when
+     * (channel, outTradeNo) exists already (the unique constraint decides).
+     */
+    public static OrderRow insert(Connection c, NewOrder o, Instant now, Instant firstQueryAt) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(INSERT)) {
-            ps.setString(1, channel);
-            ps.setString(2, outTradeNo);
-            ps.setString(3, provider);
-            ps.setLong(4, amount);
-            ps.setString(5, currency);
-            ps.setString(6, description);
+            ps.setString(1, o.channel());
+            ps.setString(2, o.outTradeNo());
+            ps.setString(3, o.provider());
+            ps.setLong(4, o.amount());
+            ps.setString(5, o.currency());
+            ps.setString(6, o.description());
             ps.setTimestamp(7, Timestamp.from(now));
             ps.setTimestamp(8, Timestamp.from(now));
             ps.setTimestamp(9, firstQueryAt == null ? null : Timestamp.from(firstQueryAt));
+            ps.setString(10, o.subMerchantId());
+            ps.setString(11, o.subAppId());
             try (ResultSet rs = ps.executeQuery()) {
                 return rs.next() ? map(rs) : null;
             }
@@ -405,7 +436,9 @@ public final class Orders {
                 Rows.instant(rs.getTimestamp(14)),
                 Rows.instant(rs.getTimestamp(15)),
                 Rows.instant(rs.getTimestamp(16)),
-                rs.getInt(17));
+                rs.getInt(17),
+                rs.getString(18),
+                rs.getString(19));
     }
 
     private static List<String> textList(Array array) throws SQLException {

@@ -5,6 +5,7 @@ import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.core.query.QueryAnswer;
 import io.paynotify.core.query.QueryResult;
+import io.paynotify.core.query.QueryTarget;
 
 /**
  * One provider's active query (docs/api.md "Active query"): asks the provider about one order and checks the answer as strictly
@@ -17,10 +18,15 @@ public interface OrderQuery {
     Provider provider();
 
     /**
-     * Asks the provider about {@code outTradeNo} on {@code channel} (a query-enabled channel of this provider), within
-     * 5 s in all.
+     * Asks the provider about one order on {@code channel} (a query-enabled channel of this provider), within 5 s in
+     * all; on a service-provider or ISV channel the query names the order's sub-merchant.
      */
-    QueryAnswer query(Channel channel, String outTradeNo);
+    QueryAnswer query(Channel channel, QueryTarget order);
+
+    /** As {@link #query(Channel, QueryTarget)}, for an order of a direct channel. */
+    default QueryAnswer query(Channel channel, String outTradeNo) {
+        return query(channel, QueryTarget.direct(outTradeNo));
+    }
 
     /** The class a recorded answer goes through the state machine with: PAID, CLOSE or UNKNOWN (docs/api.md "Active query"). */
     static NotifyClass recordedClass(QueryResult result) {

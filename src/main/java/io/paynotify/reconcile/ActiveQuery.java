@@ -8,6 +8,7 @@ import io.paynotify.core.notify.Source;
 import io.paynotify.core.query.QueryAnswer;
 import io.paynotify.core.query.QueryError;
 import io.paynotify.core.query.QueryResult;
+import io.paynotify.core.query.QueryTarget;
 import io.paynotify.intake.IntakeOutcome;
 import io.paynotify.intake.NotificationIntake;
 import io.paynotify.metrics.Meters;
@@ -192,7 +193,7 @@ public class ActiveQuery {
                 try {
                     workers.execute(() -> {
                         try {
-                            run(channel, d.outTradeNo());
+                            run(channel, new QueryTarget(d.outTradeNo(), d.subMerchantId(), d.subAppId()));
                         } finally {
                             threads.release();
                         }
@@ -227,19 +228,20 @@ public class ActiveQuery {
         if (!channel.keys().queryEnabled() || !queries.containsKey(channel.provider())) {
             throw new NotQueryable("The channel does not have query-enabled=true.");
         }
-        boolean pending = transactions.inTransaction(
+        Orders.DueQuery pending = transactions.inTransaction(
                 Transactions.Retry.NONE, c -> Orders.recordQuery(c, channel.name(), outTradeNo));
-        if (!pending) {
+        if (pending == null) {
             throw new NotQueryable("Only a PENDING order is queried.");
         }
-        return run(channel, outTradeNo);
+        return run(channel, new QueryTarget(outTradeNo, pending.subMerchantId(), pending.subAppId()));
     }
 
-    private Outcome run(Channel channel, String outTradeNo) {
+    private Outcome run(Channel channel, QueryTarget order) {
+        String outTradeNo = order.outTradeNo();
         long started = System.nanoTime();
         QueryAnswer answer;
         try {
-            answer = queries.get(channel.provider()).query(channel, outTradeNo);
+            answer = queries.get(channel.provider()).query(channel, order);
         } catch (RuntimeException e) {
             // an OrderQuery never throws by contract; a bug must not kill the query thread
             LOG.errorf(e, "query channel=%s outTradeNo=%s failed unexpectedly", channel.name(), outTradeNo);

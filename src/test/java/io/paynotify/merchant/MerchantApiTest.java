@@ -88,7 +88,7 @@ class MerchantApiTest {
                         .matches("\\{\"channel\":.*,\"outTradeNo\":.*,\"provider\":.*,\"amount\":.*,\"currency\":.*,"
                                 + "\"description\":.*,\"state\":.*,\"transactionId\":.*,\"paidAt\":.*,\"refundedAmount\":0,"
                                 + "\"createdAt\":.*,"
-                                + "\"updatedAt\":.*,\"attention\":\\[.*]}"),
+                                + "\"updatedAt\":.*,\"attention\":\\[.*],\"subMerchantId\":null,\"subAppId\":null}"),
                 r::toString);
 
         var row = Db.row(

@@ -274,12 +274,20 @@ class ActiveQueryTest {
             slow.add(no);
         }
         await(() -> slow.stream().allMatch(no -> !Sim.requests(no).isEmpty()), "all eight queries are at the gateway");
+        Instant lastArrived = slow.stream()
+                .map(no -> Instant.parse(Sim.requests(no).get(0).receivedAt()))
+                .max(Instant::compareTo)
+                .orElseThrow();
+        // the calls hang for 8 s: let a second of them pass, so that a transaction held across one would show
+        await(() -> Db.now().isAfter(lastArrived.plusMillis(1200)), "the calls have hung for a second");
 
         // while eight provider calls hang: no transaction is open, and a notification is answered at once
         assertEquals(
                 0,
+                // the claims' own short transactions come and go ten times a second; one held across a provider
+                // call would have been idle in transaction since the calls began
                 Db.count("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                        + " AND state LIKE 'idle in transaction%'"),
+                        + " AND state LIKE 'idle in transaction%' AND state_change < now() - interval '1 second'"),
                 "no transaction is held during a provider call");
         String other = create(WX, 321);
         long started = System.nanoTime();

@@ -109,6 +109,48 @@ public final class TestChannels {
     /** The host name of {@link #HOOK_STEADY}. */
     public static final String STEADY_HOST = "localhost";
 
+    // ---- account modes (docs/api.md "Account modes"): a WeChat service provider on v2 and v3, an Alipay ISV
+
+    /** A WeChat Pay v2 service-provider channel (mode=partner). */
+    public static final String WX_SP = "wx-sp";
+
+    public static final String WX_SP_APPID = "wxsp000000000001";
+    public static final String WX_SP_MCH = "10000900";
+    public static final String WX_SP_KEY = "spspspspspspspspspspspspspsp32ch";
+
+    /** A WeChat Pay v3 service-provider channel (mode=partner). */
+    public static final String WX3_SP = "wx3-sp";
+
+    public static final String WX3_SP_APPID = "wxsp3app00000001";
+    public static final String WX3_SP_MCH = "1900000900";
+    public static final String WX3_SP_API_V3_KEY = "sp3sp3sp3sp3sp3sp3sp3sp3sp3sp332";
+    public static final String WX3_SP_PUBKEY_ID = "PUB_KEY_ID_0000000000000024101100397200000900";
+
+    /** An Alipay third-party application channel (mode=isv). */
+    public static final String ALI_ISV = "ali-isv";
+
+    public static final String ALI_ISV_APPID = "2021000000000900";
+
+    /** Two sub-merchants of the WeChat service provider (sub_mch_id / sub_mchid). */
+    public static final String SUB_A = "1900000901";
+
+    public static final String SUB_B = "1900000902";
+
+    /** Two merchants that authorised the Alipay ISV application (auth_app_id). */
+    public static final String AUTH_A = "2021000000000901";
+
+    public static final String AUTH_B = "2021000000000902";
+
+    /** A platform's client for every sub-merchant of the three channels. */
+    public static final String CLIENT_SP = "merchant-sp";
+
+    public static final String CLIENT_SP_SECRET = "client-sp-secret-0123456789abcdefghi";
+
+    /** A client of the same channels limited to sub-merchant A ({@link #SUB_A}, {@link #AUTH_A}). */
+    public static final String CLIENT_SP_A = "merchant-sp-a";
+
+    public static final String CLIENT_SP_A_SECRET = "client-sp-a-secret-0123456789abcdefg";
+
     private TestChannels() {}
 
     /**
@@ -199,6 +241,35 @@ public final class TestChannels {
         isolationClient(c, HOOK_HANG, "http://127.0.0.1:" + System.getProperty(StallingEndpoint.PORT, "9") + "/hang");
         isolationClient(c, HOOK_SLOW_DNS, "http://" + SLOW_DNS_HOST + ":" + receiverPort + "/slow");
         isolationClient(c, HOOK_STEADY, "http://" + STEADY_HOST + ":" + receiverPort + "/steady");
+        put(c, WX_SP, "provider", "WECHATPAY_V2");
+        put(c, WX_SP, "mode", "partner");
+        put(c, WX_SP, "app-id", WX_SP_APPID);
+        put(c, WX_SP, "mch-id", WX_SP_MCH);
+        put(c, WX_SP, "api-key", WX_SP_KEY);
+        put(c, WX_SP, "sign-types", "MD5,HMAC-SHA256");
+        put(c, WX3_SP, "provider", "WECHATPAY_V3");
+        put(c, WX3_SP, "mode", "partner");
+        put(c, WX3_SP, "app-id", WX3_SP_APPID);
+        put(c, WX3_SP, "mch-id", WX3_SP_MCH);
+        put(c, WX3_SP, "api-v3-key", WX3_SP_API_V3_KEY);
+        c.put(
+                "paynotify.channels.\"" + WX3_SP + "\".platform-keys.\"" + WX3_SP_PUBKEY_ID + "\"",
+                TestKeys.publicBase64(TestKeys.WECHAT_V3_PUBKEY));
+        put(c, ALI_ISV, "provider", "ALIPAY");
+        put(c, ALI_ISV, "mode", "isv");
+        put(c, ALI_ISV, "app-id", ALI_ISV_APPID);
+        put(c, ALI_ISV, "alipay-public-key", TestKeys.publicBase64(TestKeys.ALIPAY));
+        String spChannels = WX_SP + "," + WX3_SP + "," + ALI_ISV;
+        c.put("paynotify.clients.\"" + CLIENT_SP + "\".secret", CLIENT_SP_SECRET);
+        c.put("paynotify.clients.\"" + CLIENT_SP + "\".channels", spChannels);
+        c.put("paynotify.clients.\"" + CLIENT_SP_A + "\".secret", CLIENT_SP_A_SECRET);
+        c.put("paynotify.clients.\"" + CLIENT_SP_A + "\".channels", spChannels);
+        c.put("paynotify.clients.\"" + CLIENT_SP_A + "\".sub-merchants", SUB_A + "," + AUTH_A);
+        c.put("paynotify.clients.\"" + CLIENT_SP_A + "\".webhook-url", receiver + "/sp-a");
+        c.put(
+                "paynotify.clients.\"" + CLIENT_SP_A + "\".webhook-secret",
+                "whsec_" + java.util.Base64.getEncoder().encodeToString("sp-a webhook secret, 32 bytes..".getBytes()));
+
         // short schedules, so that retries, failures and lapsed leases happen within a test
         c.put("paynotify.webhooks.allow-loopback", "true");
         c.put("paynotify.webhooks.retry-schedule", "1s,2s");

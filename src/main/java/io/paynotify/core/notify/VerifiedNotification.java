@@ -25,6 +25,10 @@ import java.util.Objects;
  * @param decoded the decrypted content as a JSON object text (v3 resource, v2 req_info), or null
  * @param receivedAt when the delivery arrived
  * @param refund what a REFUND notice says about its refund, else null
+ * @param subMerchant the merchant a service-provider or ISV notice names, checked against the order's; null on a
+ *     direct channel, and for a notice bound to its order otherwise (a v2 refund, by transaction id and amount)
+ * @param queryWhenUnbound true for an Alipay ISV notice without {@code auth_app_id} on a query-enabled channel: its
+ *     order is queried at once, since only the provider's answer can say whose payment it was
  */
 public record VerifiedNotification(
         Provider provider,
@@ -42,7 +46,9 @@ public record VerifiedNotification(
         byte[] rawBody,
         String decoded,
         Instant receivedAt,
-        RefundNotice refund) {
+        RefundNotice refund,
+        SubMerchant subMerchant,
+        boolean queryWhenUnbound) {
 
     /** The currency of a notice that names none. */
     public static final String DEFAULT_CURRENCY = "CNY";
@@ -102,6 +108,8 @@ public record VerifiedNotification(
         private String notifyId;
         private String decoded;
         private RefundNotice refund;
+        private SubMerchant subMerchant;
+        private boolean queryWhenUnbound;
 
         private Builder(
                 Provider provider,
@@ -174,6 +182,18 @@ public record VerifiedNotification(
             return this;
         }
 
+        /** The merchant a service-provider or ISV notice names (step b of ACCOUNT_MISMATCH). */
+        public Builder subMerchant(SubMerchant value) {
+            this.subMerchant = value;
+            return this;
+        }
+
+        /** An ISV notice that names no merchant: query its order at once. */
+        public Builder queryWhenUnbound(boolean value) {
+            this.queryWhenUnbound = value;
+            return this;
+        }
+
         public VerifiedNotification build() {
             return new VerifiedNotification(
                     provider,
@@ -191,7 +211,9 @@ public record VerifiedNotification(
                     rawBody,
                     decoded,
                     receivedAt,
-                    refund);
+                    refund,
+                    subMerchant,
+                    queryWhenUnbound);
         }
     }
 }

@@ -12,7 +12,8 @@ import java.util.Objects;
  * notification) to a {@link Decision}. It never throws for an expected business "no" and does no I/O; the caller
  * holds the order's row lock while it decides and writes the result in the same transaction.
  *
- * <p>Precedence: ACCOUNT_MISMATCH, then TRANSACTION_ON_OTHER_ORDER, then the matrix (class × order state), in which
+ * <p>Precedence: ACCOUNT_MISMATCH (an id of the channel differs; then, once the order is found, the sub-merchant of
+ * a service-provider or ISV notice differs from the order's), then TRANSACTION_ON_OTHER_ORDER, then the matrix (class × order state), in which
  * every paid state (SUCCESS, PARTIALLY_REFUNDED, REFUNDED) counts as SUCCESS; REFUND notices follow the refund
  * table of docs/api.md "Refunds", first matching row wins.
  */
@@ -41,6 +42,12 @@ public final class OrderStateMachine {
             OrderSnapshot order, RefundSnapshot refund, VerifiedNotification n, boolean transactionOnOtherOrder) {
         Objects.requireNonNull(n, "notification");
         if (n.accountMismatch()) {
+            return Decision.anomaly(Reason.ACCOUNT_MISMATCH, List.of());
+        }
+        // step b: on a service-provider or ISV channel, the notice's merchant must be the order's
+        if (order != null
+                && n.subMerchant() != null
+                && !n.subMerchant().matches(order.subMerchantId(), order.subAppId())) {
             return Decision.anomaly(Reason.ACCOUNT_MISMATCH, List.of());
         }
         if (n.notifyClass() == NotifyClass.PAID && transactionOnOtherOrder) {

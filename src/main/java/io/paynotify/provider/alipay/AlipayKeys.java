@@ -1,5 +1,6 @@
 package io.paynotify.provider.alipay;
 
+import io.paynotify.config.AccountMode;
 import io.paynotify.config.ChannelKeyParser;
 import io.paynotify.config.ChannelKeys;
 import io.paynotify.config.ChannelSettings;
@@ -60,6 +61,11 @@ public record AlipayKeys(
         @Override
         public Provider provider() {
             return Provider.ALIPAY;
+        }
+
+        @Override
+        public java.util.Set<AccountMode> modes() {
+            return java.util.Set.of(AccountMode.DIRECT, AccountMode.ISV);
         }
 
         @Override

@@ -11,6 +11,7 @@ import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.query.QueryAnswer;
 import io.paynotify.core.query.QueryError;
 import io.paynotify.core.query.QueryResult;
+import io.paynotify.core.query.QueryTarget;
 import io.paynotify.provider.Fields;
 import io.paynotify.provider.OrderQuery;
 import io.paynotify.provider.QueryHttp;
@@ -72,7 +73,8 @@ public class AlipayQuery implements OrderQuery {
     }
 
     @Override
-    public QueryAnswer query(Channel channel, String outTradeNo) {
+    public QueryAnswer query(Channel channel, QueryTarget order) {
+        String outTradeNo = order.outTradeNo();
         return QueryLog.guarded(channel.name(), () -> {
             AlipayKeys keys = channel.keys(AlipayKeys.class);
             QueryHttp.Answer answer = http.send(HttpRequest.newBuilder(URI.create(keys.gatewayUrl()))

@@ -1,5 +1,6 @@
 package io.paynotify.provider.wechatv2;
 
+import io.paynotify.config.AccountMode;
 import io.paynotify.config.ChannelKeyParser;
 import io.paynotify.config.ChannelKeys;
 import io.paynotify.config.ChannelSettings;
@@ -64,6 +65,11 @@ public record WechatV2Keys(
         @Override
         public Provider provider() {
             return Provider.WECHATPAY_V2;
+        }
+
+        @Override
+        public java.util.Set<AccountMode> modes() {
+            return java.util.Set.of(AccountMode.DIRECT, AccountMode.PARTNER);
         }
 
         @Override

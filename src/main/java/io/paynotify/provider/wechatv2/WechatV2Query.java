@@ -8,6 +8,7 @@ import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.query.QueryAnswer;
 import io.paynotify.core.query.QueryError;
 import io.paynotify.core.query.QueryResult;
+import io.paynotify.core.query.QueryTarget;
 import io.paynotify.provider.Fields;
 import io.paynotify.provider.NotifyRejection;
 import io.paynotify.provider.OrderQuery;
@@ -54,7 +55,8 @@ public class WechatV2Query implements OrderQuery {
     }
 
     @Override
-    public QueryAnswer query(Channel channel, String outTradeNo) {
+    public QueryAnswer query(Channel channel, QueryTarget order) {
+        String outTradeNo = order.outTradeNo();
         return QueryLog.guarded(channel.name(), () -> {
             WechatV2Keys keys = channel.keys(WechatV2Keys.class);
             byte[] body = request(keys, outTradeNo, QuerySigning.nonce(32));

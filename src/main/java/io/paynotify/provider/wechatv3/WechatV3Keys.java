@@ -1,5 +1,6 @@
 package io.paynotify.provider.wechatv3;
 
+import io.paynotify.config.AccountMode;
 import io.paynotify.config.ChannelKeyParser;
 import io.paynotify.config.ChannelKeys;
 import io.paynotify.config.ChannelSettings;
@@ -87,6 +88,11 @@ public record WechatV3Keys(
         @Override
         public Provider provider() {
             return Provider.WECHATPAY_V3;
+        }
+
+        @Override
+        public java.util.Set<AccountMode> modes() {
+            return java.util.Set.of(AccountMode.DIRECT, AccountMode.PARTNER);
         }
 
         @Override

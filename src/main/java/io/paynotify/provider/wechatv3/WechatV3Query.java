@@ -8,6 +8,7 @@ import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.query.QueryAnswer;
 import io.paynotify.core.query.QueryError;
 import io.paynotify.core.query.QueryResult;
+import io.paynotify.core.query.QueryTarget;
 import io.paynotify.provider.Fields;
 import io.paynotify.provider.NotifyRejection;
 import io.paynotify.provider.OrderQuery;
@@ -56,7 +57,8 @@ public class WechatV3Query implements OrderQuery {
     }
 
     @Override
-    public QueryAnswer query(Channel channel, String outTradeNo) {
+    public QueryAnswer query(Channel channel, QueryTarget order) {
+        String outTradeNo = order.outTradeNo();
         return QueryLog.guarded(channel.name(), () -> {
             WechatV3Keys keys = channel.keys(WechatV3Keys.class);
             URI uri = uri(keys, outTradeNo);
