@@ -433,6 +433,26 @@ class ConsoleBrowserTest {
         assertNoPolicyViolations();
     }
 
+    @Test
+    @Order(6)
+    void aServiceProvidersOrderShowsItsSubMerchant() {
+        String no = "CS" + id();
+        OrderBuilder.anOrder()
+                .channel(TestChannels.WX3_SP)
+                .outTradeNo(no)
+                .amount(4_200)
+                .subMerchant(TestChannels.SUB_B, "wxsubapp000000b2")
+                .attention("ACCOUNT_MISMATCH")
+                .insert();
+        signInWithTheToken();
+        WebElement row = waitFor(orderRow(TestChannels.WX3_SP, no));
+        assertTrue(row.getText().contains(TestChannels.SUB_B), row.getText());
+        open("#/order/" + TestChannels.WX3_SP + "/" + no);
+        waitForText(By.id("order-sub-merchant"), TestChannels.SUB_B);
+        assertEquals("wxsubapp000000b2", text(By.id("order-sub-app")));
+        assertNoPolicyViolations();
+    }
+
     // ---- arranging
 
     /** Flagged orders on the simulator's other channels, so that the Attention page looks like a working day. */

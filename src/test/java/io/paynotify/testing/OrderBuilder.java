@@ -26,6 +26,8 @@ public final class OrderBuilder {
 
     private String channel = TestChannels.WX;
     private String provider;
+    private String subMerchantId;
+    private String subAppId;
     private String outTradeNo;
     private long amount = 100;
     private String currency = "CNY";
@@ -122,6 +124,13 @@ public final class OrderBuilder {
         return this;
     }
 
+    /** The sub-merchant of an order of a service-provider or ISV channel (and its sub-app id, or null). */
+    public OrderBuilder subMerchant(String subMerchantId, String subAppId) {
+        this.subMerchantId = subMerchantId;
+        this.subAppId = subAppId;
+        return this;
+    }
+
     public OrderBuilder createdAt(Instant createdAt) {
         this.createdAt = createdAt;
         return this;
@@ -140,9 +149,9 @@ public final class OrderBuilder {
         try (Connection c = Db.connect();
                 PreparedStatement ps = c.prepareStatement("INSERT INTO orders (channel, out_trade_no, provider,"
                         + " amount_minor, currency, description, state, transaction_id, paid_at,"
-                        + " paid_provider_status, attention, created_at, updated_at)"
+                        + " paid_provider_status, attention, created_at, updated_at, sub_merchant_id, sub_app_id)"
                         + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?,"
-                        + " coalesce(?, now()), coalesce(?, ?, now())) RETURNING id")) {
+                        + " coalesce(?, now()), coalesce(?, ?, now()), ?, ?) RETURNING id")) {
             ps.setString(1, channel);
             ps.setString(2, no);
             ps.setString(3, provider != null ? provider : providerOf(channel));
@@ -157,6 +166,8 @@ public final class OrderBuilder {
             setTime(ps, 12, createdAt);
             setTime(ps, 13, updatedAt);
             setTime(ps, 14, createdAt);
+            ps.setString(15, subMerchantId);
+            ps.setString(16, subAppId);
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return new Order(rs.getLong(1), channel, no);

@@ -366,7 +366,7 @@
         el(
           'thead',
           null,
-          el('tr', null, ['Created (UTC)', 'Channel', 'Order', 'Amount', 'State', 'Attention', 'Updated (UTC)'].map(
+          el('tr', null, ['Created (UTC)', 'Channel', 'Sub-merchant', 'Order', 'Amount', 'State', 'Attention', 'Updated (UTC)'].map(
             function (h) {
               return el('th', null, h);
             }
@@ -405,6 +405,7 @@
               {className: 'order-row', data: {channel: o.channel, outTradeNo: o.outTradeNo}},
               td(time(o.createdAt)),
               td(o.channel),
+              td(el('span', {className: 'mono'}, text(o.subMerchantId))),
               td(el('a', {href: orderHref(o.channel, o.outTradeNo), className: 'order-link'}, o.outTradeNo)),
               td(money(o.amount, o.currency)),
               td(badge(o.state)),
@@ -504,6 +505,8 @@
             fact('Amount', money(o.amount, o.currency)),
             fact('Refunded', money(o.refundedAmount, o.currency)),
             fact('Provider', text(o.provider)),
+            fact('Sub-merchant', el('span', {className: 'mono'}, text(o.subMerchantId)), 'order-sub-merchant'),
+            fact('Sub-app', el('span', {className: 'mono'}, text(o.subAppId)), 'order-sub-app'),
             fact('Transaction', el('span', {className: 'mono'}, text(o.transactionId))),
             fact('Description', text(o.description), 'order-description'),
             fact('Created (UTC)', time(o.createdAt)),
