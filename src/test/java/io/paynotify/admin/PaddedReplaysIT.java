@@ -1,6 +1,5 @@
 package io.paynotify.admin;
 
-import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -8,11 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import io.paynotify.merchant.MerchantSignature;
+import io.paynotify.testing.PackagedApp;
 import io.paynotify.testing.WechatV2Fixtures;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -37,7 +34,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
@@ -70,9 +66,7 @@ import org.junit.jupiter.api.Test;
  */
 class PaddedReplaysIT {
 
-    static final Path ARTIFACT = Path.of("target", "quarkus-artifact.properties");
     static final Path LOGS = Path.of("target", "padded-replays-it");
-    static final String ADMIN_URL = "jdbc:postgresql://127.0.0.1:5432/postgres";
     static final Duration START = Duration.ofSeconds(120);
 
     static final String CHANNEL = "wx-pad";
@@ -116,13 +110,9 @@ class PaddedReplaysIT {
 
     @BeforeEach
     void freshDatabase() throws Exception {
-        assertTrue(
-                Files.isRegularFile(ARTIFACT),
-                ARTIFACT + " is missing: run mvn verify (failsafe runs this after packaging)");
+        PackagedApp.requireArtifact();
         Files.createDirectories(LOGS);
-        // the name FreshDatabaseResource gives its databases, so that a leftover one is recognised
-        database = "paynotify_test_" + run;
-        admin("CREATE DATABASE " + database);
+        database = PackagedApp.freshDatabase();
     }
 
     @AfterEach
@@ -133,9 +123,7 @@ class PaddedReplaysIT {
                 process.waitFor(30, TimeUnit.SECONDS);
             }
         } finally {
-            if (database != null) {
-                admin("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
-            }
+            PackagedApp.dropDatabase(database);
         }
     }
 
@@ -385,62 +373,19 @@ class PaddedReplaysIT {
 
     /** Starts the packaged application with the production heap and waits until it is ready. */
     void start() throws Exception {
-        port = freePort();
-        int managementPort = freePort();
+        port = PackagedApp.freePort();
+        int managementPort = PackagedApp.freePort();
         log = LOGS.resolve(run + "-instance.log");
         gcLog = LOGS.resolve(run + "-gc.log");
-        var built = new Properties();
-        try (var in = Files.newInputStream(ARTIFACT)) {
-            built.load(in);
-        }
-        Path artifact = ARTIFACT.resolveSibling(built.getProperty("path")).toAbsolutePath();
-        assertTrue(Files.isRegularFile(artifact), artifact + " is missing");
-        var command = new ArrayList<String>();
-        var jvm = List.of("-Xmx128m", "-XX:+ExitOnOutOfMemoryError");
-        switch (built.getProperty("type")) {
-            case "jar" -> {
-                command.add(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString());
-                command.addAll(jvm);
-                command.add("-Xlog:gc:file=" + gcLog.toAbsolutePath());
-                config(port, managementPort).forEach((k, v) -> command.add("-D" + k + "=" + v));
-                command.add("-jar");
-                command.add(artifact.toString());
-            }
-            case "native" -> {
-                command.add(artifact.toString());
-                command.addAll(jvm);
-                config(port, managementPort).forEach((k, v) -> command.add("-D" + k + "=" + v));
-            }
-            default -> throw new AssertionError("cannot start a " + built.getProperty("type") + " artifact");
-        }
-        process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
-        URI ready = URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready");
-        await().atMost(START).pollInterval(Duration.ofMillis(200)).until(() -> {
-            if (!process.isAlive()) {
-                throw new AssertionError("the instance exited with " + process.exitValue() + ", see " + log);
-            }
-            try {
-                return http.send(
-                                        HttpRequest.newBuilder(ready)
-                                                .timeout(Duration.ofSeconds(5))
-                                                .build(),
-                                        HttpResponse.BodyHandlers.discarding())
-                                .statusCode()
-                        == 200;
-            } catch (IOException notListeningYet) {
-                return false;
-            }
-        });
+        var jvm = List.of("-Xmx128m", "-XX:+ExitOnOutOfMemoryError", "-Xlog:gc:file=" + gcLog.toAbsolutePath());
+        process = PackagedApp.start(config(port, managementPort), jvm, log);
+        PackagedApp.awaitReady(process, managementPort, START, log);
     }
 
     /** The instance's configuration, as -D system properties: only what this test needs. */
     Map<String, String> config(int port, int managementPort) {
         var c = new LinkedHashMap<String, String>();
-        c.put("quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:5432/" + database);
+        c.put("quarkus.datasource.jdbc.url", PackagedApp.jdbcUrl(database));
         c.put("quarkus.http.host", "127.0.0.1");
         c.put("quarkus.http.port", Integer.toString(port));
         c.put("quarkus.management.host", "127.0.0.1");
@@ -457,45 +402,17 @@ class PaddedReplaysIT {
         return c;
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
     /** A signed merchant API POST (docs/api.md "Signing a request"). */
     HttpResponse<String> merchantPost(String path, String body) throws Exception {
-        byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
-        String timestamp = Long.toString(Instant.now().getEpochSecond());
-        String key = UUID.randomUUID().toString();
-        String signature = MerchantSignature.sign(
-                clientSecret.getBytes(StandardCharsets.UTF_8), "POST", path, timestamp, key, bytes);
-        return http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-                        .timeout(Duration.ofSeconds(20))
-                        .header("Content-Type", "application/json")
-                        .header("X-Client-Id", CLIENT)
-                        .header("X-Timestamp", timestamp)
-                        .header("Idempotency-Key", key)
-                        .header("X-Signature", signature)
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(bytes))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        return PackagedApp.merchantPost(http, port, CLIENT, clientSecret, path, body);
     }
 
     // ---- the database, directly ----
 
-    static void admin(String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(ADMIN_URL, "postgres", "");
-                Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
-    }
-
     /** Migrates this test's database as the service would, up to that version only. */
     void migrateTo(String version) {
         Flyway.configure()
-                .dataSource("jdbc:postgresql://127.0.0.1:5432/" + database, "postgres", "")
+                .dataSource(PackagedApp.jdbcUrl(database), "postgres", "")
                 .schemas("paynotify")
                 .createSchemas(true)
                 .locations("classpath:db/migration")
@@ -505,7 +422,7 @@ class PaddedReplaysIT {
     }
 
     void update(String sql) throws SQLException {
-        String url = "jdbc:postgresql://127.0.0.1:5432/" + database + "?options=-c%20search_path%3Dpaynotify";
+        String url = PackagedApp.jdbcUrl(database) + "?options=-c%20search_path%3Dpaynotify";
         try (Connection c = DriverManager.getConnection(url, "postgres", "");
                 Statement s = c.createStatement()) {
             s.executeUpdate(sql);
@@ -514,7 +431,7 @@ class PaddedReplaysIT {
 
     /** The one number a query answers, in the paynotify schema of this test's database. */
     long count(String sql, Object... args) throws SQLException {
-        String url = "jdbc:postgresql://127.0.0.1:5432/" + database + "?options=-c%20search_path%3Dpaynotify";
+        String url = PackagedApp.jdbcUrl(database) + "?options=-c%20search_path%3Dpaynotify";
         try (Connection c = DriverManager.getConnection(url, "postgres", "");
                 PreparedStatement ps = c.prepareStatement(sql)) {
             for (int i = 0; i < args.length; i++) {

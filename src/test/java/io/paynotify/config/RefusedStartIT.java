@@ -7,9 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paynotify.testing.PackagedApp;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -17,17 +16,12 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.SecureRandom;
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -52,9 +46,7 @@ import org.junit.jupiter.api.Test;
  */
 class RefusedStartIT {
 
-    static final Path ARTIFACT = Path.of("target", "quarkus-artifact.properties");
     static final Path LOGS = Path.of("target", "refused-start-it");
-    static final String ADMIN_URL = "jdbc:postgresql://127.0.0.1:5432/postgres";
 
     /** Refused starts in all; before the fix about one in twenty lost its reason on a 2-core machine. */
     static final int STARTS = 12;
@@ -76,13 +68,9 @@ class RefusedStartIT {
 
     @BeforeEach
     void freshDatabase() throws Exception {
-        assertTrue(
-                Files.isRegularFile(ARTIFACT),
-                ARTIFACT + " is missing: run mvn verify (failsafe runs this after packaging)");
+        PackagedApp.requireArtifact();
         Files.createDirectories(LOGS);
-        // the name FreshDatabaseResource gives its databases, so that a leftover one is recognised
-        database = "paynotify_test_" + run;
-        admin("CREATE DATABASE " + database);
+        database = PackagedApp.freshDatabase();
     }
 
     @AfterEach
@@ -95,7 +83,7 @@ class RefusedStartIT {
                 p.waitFor(30, TimeUnit.SECONDS);
             }
         } finally {
-            admin("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
+            PackagedApp.dropDatabase(database);
         }
     }
 
@@ -229,7 +217,7 @@ class RefusedStartIT {
         // the dev profile, asked for explicitly: the same keys from its own %dev. lines; it starts and warns
         var c = base();
         c.put("quarkus.profile", "dev");
-        int management = freePort();
+        int management = PackagedApp.freePort();
         c.put("quarkus.management.port", Integer.toString(management));
         Path devLog = LOGS.resolve(run + "-dev-profile.log");
         Process started = start(c, devLog);
@@ -267,7 +255,7 @@ class RefusedStartIT {
     /** What every start here gets: this test's database, loopback only, any free port. */
     Map<String, String> base() {
         var c = new LinkedHashMap<String, String>();
-        c.put("quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:5432/" + database);
+        c.put("quarkus.datasource.jdbc.url", PackagedApp.jdbcUrl(database));
         c.put("quarkus.http.host", "127.0.0.1");
         c.put("quarkus.http.port", "0");
         c.put("quarkus.management.host", "127.0.0.1");
@@ -276,39 +264,12 @@ class RefusedStartIT {
     }
 
     /**
-     * {@code java -D… -jar target/quarkus-app/quarkus-run.jar}, or {@code target/…-runner -D…} when the build was
-     * native, with the configuration as system properties; stdout and stderr into {@code log}.
+     * The packaged application with that configuration, its output into {@code log}. A start that is refused never
+     * runs long: the quick compiler and the small collector make each of the many starts cheaper; the logging and
+     * exit paths under test are the same.
      */
     Process start(Map<String, String> config, Path log) throws IOException {
-        var built = new Properties();
-        try (var in = Files.newInputStream(ARTIFACT)) {
-            built.load(in);
-        }
-        Path artifact = ARTIFACT.resolveSibling(built.getProperty("path")).toAbsolutePath();
-        assertTrue(Files.isRegularFile(artifact), artifact + " is missing");
-        var command = new ArrayList<String>();
-        switch (built.getProperty("type")) {
-            case "jar" -> {
-                command.add(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString());
-                // a start that is refused never runs long: the quick compiler and the small collector make each of
-                // the many starts cheaper; the logging and exit paths under test are the same
-                command.add("-XX:TieredStopAtLevel=1");
-                command.add("-XX:+UseSerialGC");
-                config.forEach((k, v) -> command.add("-D" + k + "=" + v));
-                command.add("-jar");
-                command.add(artifact.toString());
-            }
-            case "native" -> {
-                command.add(artifact.toString());
-                config.forEach((k, v) -> command.add("-D" + k + "=" + v));
-            }
-            default -> throw new AssertionError("cannot start a " + built.getProperty("type") + " artifact");
-        }
-        Process p = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+        Process p = PackagedApp.start(config, List.of("-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC"), log);
         processes.add(p);
         return p;
     }
@@ -317,18 +278,5 @@ class RefusedStartIT {
         byte[] b = new byte[n];
         random.nextBytes(b);
         return b;
-    }
-
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
-    static void admin(String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(ADMIN_URL, "postgres", "");
-                Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
     }
 }

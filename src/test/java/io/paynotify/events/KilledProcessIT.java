@@ -11,13 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.standardwebhooks.Webhook;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
-import io.paynotify.merchant.MerchantSignature;
+import io.paynotify.testing.PackagedApp;
 import io.paynotify.testing.WechatV2Fixtures;
 import io.restassured.path.json.JsonPath;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -31,7 +30,6 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,7 +38,6 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -69,14 +66,7 @@ import org.junit.jupiter.api.Test;
  */
 class KilledProcessIT {
 
-    /**
-     * What the build packaged, as Quarkus records it for {@code @QuarkusIntegrationTest}: {@code type=jar} and
-     * {@code path=quarkus-app/quarkus-run.jar}, or with {@code -Dnative} the executable; never a stale leftover.
-     */
-    static final Path ARTIFACT = Path.of("target", "quarkus-artifact.properties");
-
     static final Path LOGS = Path.of("target", "killed-process-it");
-    static final String ADMIN_URL = "jdbc:postgresql://127.0.0.1:5432/postgres";
 
     /** A JVM start with Flyway on a small, busy CI machine takes 10 to 15 s; far more means something is wrong. */
     static final Duration START = Duration.ofSeconds(120);
@@ -113,13 +103,9 @@ class KilledProcessIT {
 
     @BeforeEach
     void freshDatabaseAndReceiver() throws Exception {
-        assertTrue(
-                Files.isRegularFile(ARTIFACT),
-                ARTIFACT + " is missing: run mvn verify (failsafe runs this after packaging)");
+        PackagedApp.requireArtifact();
         Files.createDirectories(LOGS);
-        // the name FreshDatabaseResource gives its databases, so that a leftover one is recognised
-        database = "paynotify_test_" + run;
-        admin("CREATE DATABASE " + database);
+        database = PackagedApp.freshDatabase();
         receiver = new Receiver();
     }
 
@@ -139,9 +125,7 @@ class KilledProcessIT {
                     receiver.close();
                 }
             } finally {
-                if (database != null) {
-                    admin("DROP DATABASE IF EXISTS " + database + " WITH (FORCE)");
-                }
+                PackagedApp.dropDatabase(database);
             }
         }
     }
@@ -209,65 +193,16 @@ class KilledProcessIT {
     /** One running instance of the packaged application. */
     record Instance(String name, Process process, int port, int managementPort, Instant ready) {}
 
-    /** Starts the packaged application ({@link #command}); waits until it is ready (migrated, database up). */
+    /** Starts the packaged application ({@link PackagedApp}); waits until it is ready (migrated, database up). */
     Instance start(String name) throws Exception {
-        int port = freePort();
-        int managementPort = freePort();
-        List<String> command = command(config(port, managementPort));
+        int port = PackagedApp.freePort();
+        int managementPort = PackagedApp.freePort();
         Path log = LOGS.resolve(run + "-instance-" + name + ".log");
-        Process process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(log.toFile())
-                .start();
+        Process process = PackagedApp.start(config(port, managementPort), List.of(), log);
         // registered at once, so that clean-up kills it even if it never becomes ready
         instances.add(new Instance(name, process, port, managementPort, null));
-        URI ready = URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready");
-        await().atMost(START).pollInterval(Duration.ofMillis(200)).until(() -> {
-            if (!process.isAlive()) {
-                throw new AssertionError("instance " + name + " exited with " + process.exitValue() + ", see " + log);
-            }
-            try {
-                return http.send(
-                                        HttpRequest.newBuilder(ready)
-                                                .timeout(Duration.ofSeconds(5))
-                                                .build(),
-                                        HttpResponse.BodyHandlers.discarding())
-                                .statusCode()
-                        == 200;
-            } catch (IOException notListeningYet) {
-                return false;
-            }
-        });
+        PackagedApp.awaitReady(process, managementPort, START, log);
         return new Instance(name, process, port, managementPort, Instant.now());
-    }
-
-    /**
-     * {@code java -D… -jar target/quarkus-app/quarkus-run.jar}, or {@code target/…-runner -D…} when the build was
-     * native: the configuration as system properties either way.
-     */
-    static List<String> command(Map<String, String> config) throws IOException {
-        var built = new Properties();
-        try (var in = Files.newInputStream(ARTIFACT)) {
-            built.load(in);
-        }
-        Path artifact = ARTIFACT.resolveSibling(built.getProperty("path")).toAbsolutePath();
-        assertTrue(Files.isRegularFile(artifact), artifact + " is missing");
-        var command = new ArrayList<String>();
-        switch (built.getProperty("type")) {
-            case "jar" -> {
-                command.add(
-                        Path.of(System.getProperty("java.home"), "bin", "java").toString());
-                config.forEach((k, v) -> command.add("-D" + k + "=" + v));
-                command.add("-jar");
-                command.add(artifact.toString());
-            }
-            case "native" -> {
-                command.add(artifact.toString());
-                config.forEach((k, v) -> command.add("-D" + k + "=" + v));
-            }
-            default -> throw new AssertionError("cannot start a " + built.getProperty("type") + " artifact");
-        }
-        return command;
     }
 
     /** The configuration of both instances, as -D system properties: only what this test needs. */
@@ -275,7 +210,7 @@ class KilledProcessIT {
         var c = new LinkedHashMap<String, String>();
         // not prod, which refuses allow-loopback (the receiver is on 127.0.0.1); the application warns at start
         c.put("quarkus.profile", "it");
-        c.put("quarkus.datasource.jdbc.url", "jdbc:postgresql://127.0.0.1:5432/" + database);
+        c.put("quarkus.datasource.jdbc.url", PackagedApp.jdbcUrl(database));
         c.put("quarkus.http.host", "127.0.0.1");
         c.put("quarkus.http.port", Integer.toString(port));
         c.put("quarkus.management.host", "127.0.0.1");
@@ -297,30 +232,9 @@ class KilledProcessIT {
         return c;
     }
 
-    static int freePort() throws IOException {
-        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return s.getLocalPort();
-        }
-    }
-
-    /** A signed merchant API POST (docs/api.md "Signing a request"), as testing/MerchantClient signs them, to that instance. */
+    /** A signed merchant API POST (docs/api.md "Signing a request") to that instance. */
     HttpResponse<String> merchantPost(Instance to, String path, String json) throws Exception {
-        byte[] body = json.getBytes(StandardCharsets.UTF_8);
-        String timestamp = Long.toString(Instant.now().getEpochSecond());
-        String key = UUID.randomUUID().toString();
-        String signature = MerchantSignature.sign(
-                clientSecret.getBytes(StandardCharsets.UTF_8), "POST", path, timestamp, key, body);
-        return http.send(
-                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + to.port() + path))
-                        .timeout(Duration.ofSeconds(20))
-                        .header("Content-Type", "application/json")
-                        .header("X-Client-Id", CLIENT)
-                        .header("X-Timestamp", timestamp)
-                        .header("Idempotency-Key", key)
-                        .header("X-Signature", signature)
-                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
-                        .build(),
-                HttpResponse.BodyHandlers.ofString());
+        return PackagedApp.merchantPost(http, to.port(), CLIENT, clientSecret, path, json);
     }
 
     /** A correctly signed WeChat Pay v2 payment notice for that order, to that instance. */
@@ -423,13 +337,6 @@ class KilledProcessIT {
     }
 
     // ---- the database, directly ----
-
-    static void admin(String sql) throws SQLException {
-        try (Connection c = DriverManager.getConnection(ADMIN_URL, "postgres", "");
-                Statement s = c.createStatement()) {
-            s.execute(sql);
-        }
-    }
 
     Map<String, Object> delivery(String eventId) throws SQLException {
         return row(

@@ -1,0 +1,171 @@
+package io.paynotify.testing;
+
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ThreadLocalRandom;
+
+/**
+ * The packaged application as a child process, for the {@code *IT} classes that start it themselves (a kill, two
+ * instances, a small heap, a refused start): what the build packaged, the command that runs it with a configuration
+ * of system properties, a fresh database of its own, free ports and the wait for readiness. Failsafe runs these after
+ * packaging; they need PostgreSQL on 127.0.0.1:5432 (trust auth, user postgres), like the Quarkus tests.
+ */
+public final class PackagedApp {
+
+    /**
+     * What the build packaged, as Quarkus records it for {@code @QuarkusIntegrationTest}: {@code type=jar} and
+     * {@code path=quarkus-app/quarkus-run.jar}, or with {@code -Dnative} the executable; never a stale leftover.
+     */
+    public static final Path ARTIFACT = Path.of("target", "quarkus-artifact.properties");
+
+    static final String ADMIN_URL = "jdbc:postgresql://127.0.0.1:5432/postgres";
+
+    private PackagedApp() {}
+
+    /** Fails the test unless the build packaged the application (run mvn verify). */
+    public static void requireArtifact() {
+        assertTrue(
+                Files.isRegularFile(ARTIFACT),
+                ARTIFACT + " is missing: run mvn verify (failsafe runs this after packaging)");
+    }
+
+    /**
+     * {@code java <jvm…> -D… -jar target/quarkus-app/quarkus-run.jar}, or {@code target/…-runner <jvm…> -D…} when the
+     * build was native: the configuration as system properties either way.
+     */
+    public static List<String> command(Map<String, String> config, List<String> jvm) throws IOException {
+        var built = new Properties();
+        try (var in = Files.newInputStream(ARTIFACT)) {
+            built.load(in);
+        }
+        Path artifact = ARTIFACT.resolveSibling(built.getProperty("path")).toAbsolutePath();
+        assertTrue(Files.isRegularFile(artifact), artifact + " is missing");
+        var command = new ArrayList<String>();
+        switch (built.getProperty("type")) {
+            case "jar" -> {
+                command.add(
+                        Path.of(System.getProperty("java.home"), "bin", "java").toString());
+                command.addAll(jvm);
+                config.forEach((k, v) -> command.add("-D" + k + "=" + v));
+                command.add("-jar");
+                command.add(artifact.toString());
+            }
+            case "native" -> {
+                command.add(artifact.toString());
+                command.addAll(jvm.stream().filter(a -> a.startsWith("-Xm")).toList());
+                config.forEach((k, v) -> command.add("-D" + k + "=" + v));
+            }
+            default -> throw new AssertionError("cannot start a " + built.getProperty("type") + " artifact");
+        }
+        return command;
+    }
+
+    /** Starts the application with that configuration, its output (both streams) into {@code log}. */
+    public static Process start(Map<String, String> config, List<String> jvm, Path log) throws IOException {
+        Files.createDirectories(log.getParent());
+        return new ProcessBuilder(command(config, jvm))
+                .redirectErrorStream(true)
+                .redirectOutput(log.toFile())
+                .start();
+    }
+
+    /** Waits until the instance's readiness check answers 200 on its management port; fails if it exits. */
+    public static void awaitReady(Process process, int managementPort, Duration within, Path log) {
+        HttpClient http =
+                HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+        URI ready = URI.create("http://127.0.0.1:" + managementPort + "/q/health/ready");
+        await().atMost(within).pollInterval(Duration.ofMillis(200)).until(() -> {
+            if (!process.isAlive()) {
+                throw new AssertionError("the instance exited with " + process.exitValue() + ", see " + log);
+            }
+            try {
+                return http.send(
+                                        HttpRequest.newBuilder(ready)
+                                                .timeout(Duration.ofSeconds(5))
+                                                .build(),
+                                        HttpResponse.BodyHandlers.discarding())
+                                .statusCode()
+                        == 200;
+            } catch (IOException notListeningYet) {
+                return false;
+            }
+        });
+    }
+
+    /** A signed merchant API POST (docs/api.md "Signing a request") to the instance on that port. */
+    public static HttpResponse<String> merchantPost(
+            HttpClient http, int port, String clientId, String secret, String path, String json) throws Exception {
+        byte[] body = json.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        String timestamp = Long.toString(java.time.Instant.now().getEpochSecond());
+        String key = java.util.UUID.randomUUID().toString();
+        String signature = io.paynotify.merchant.MerchantSignature.sign(
+                secret.getBytes(java.nio.charset.StandardCharsets.UTF_8), "POST", path, timestamp, key, body);
+        return http.send(
+                HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                        .timeout(Duration.ofSeconds(20))
+                        .header("Content-Type", "application/json")
+                        .header("X-Client-Id", clientId)
+                        .header("X-Timestamp", timestamp)
+                        .header("Idempotency-Key", key)
+                        .header("X-Signature", signature)
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                        .build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** A free port on the loopback interface. */
+    public static int freePort() throws IOException {
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            return s.getLocalPort();
+        }
+    }
+
+    /**
+     * A new, empty database, named as {@link FreshDatabaseResource} names its own ({@code paynotify_test_…}) so that a
+     * leftover one is recognised; drop it with {@link #dropDatabase}.
+     */
+    public static String freshDatabase() throws SQLException {
+        String name = "paynotify_test_" + System.currentTimeMillis() + "_"
+                + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 20));
+        admin("CREATE DATABASE " + name);
+        return name;
+    }
+
+    public static void dropDatabase(String name) throws SQLException {
+        if (name != null) {
+            admin("DROP DATABASE IF EXISTS " + name + " WITH (FORCE)");
+        }
+    }
+
+    /** The JDBC URL of that database on the local PostgreSQL. */
+    public static String jdbcUrl(String database) {
+        return "jdbc:postgresql://127.0.0.1:5432/" + database;
+    }
+
+    /** Runs one statement as the administrator, on the {@code postgres} database. */
+    public static void admin(String sql) throws SQLException {
+        try (Connection c = DriverManager.getConnection(ADMIN_URL, "postgres", "");
+                Statement s = c.createStatement()) {
+            s.execute(sql);
+        }
+    }
+}
