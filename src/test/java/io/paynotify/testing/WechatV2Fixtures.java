@@ -56,6 +56,38 @@ public final class WechatV2Fixtures {
                 .with("err_code_des", "系统错误");
     }
 
+    /**
+     * A successful payment notice of a sub-merchant on the service provider's channel {@link TestChannels#WX_SP}: the
+     * provider in {@code appid}/{@code mch_id}, the sub-merchant in {@code sub_mch_id} (with its payer's
+     * {@code sub_openid}, which stays in the signed content). Sign it with {@link TestChannels#WX_SP_KEY}.
+     */
+    public static Notice partnerPayment(String outTradeNo, String transactionId, long totalFee, String subMchId) {
+        var f = paid(outTradeNo, transactionId, totalFee);
+        f.put("appid", TestChannels.WX_SP_APPID);
+        f.put("mch_id", TestChannels.WX_SP_MCH);
+        f.put("sub_mch_id", subMchId);
+        f.put("sub_is_subscribe", "N");
+        f.put("sub_openid", "oQpF8uMEb4qRXf22hE3X68TekukS");
+        return new Notice(f);
+    }
+
+    /** The partner payment notice signed with MD5 and the service provider's key ({@link TestChannels#WX_SP_KEY}). */
+    public static byte[] partnerPaid(String outTradeNo, String transactionId, long totalFee, String subMchId) {
+        return partnerPayment(outTradeNo, transactionId, totalFee, subMchId).signedWith(TestChannels.WX_SP_KEY, "MD5");
+    }
+
+    /**
+     * A refund notice on {@link TestChannels#WX_SP}: the outer ids the provider's and the sub-merchant's, req_info
+     * encrypted with the provider's key.
+     */
+    public static byte[] partnerRefundBody(Map<String, String> info, String subMchId) {
+        var f = refundNotice(encryptReqInfo(info, TestChannels.WX_SP_KEY));
+        f.put("appid", TestChannels.WX_SP_APPID);
+        f.put("mch_id", TestChannels.WX_SP_MCH);
+        f.put("sub_mch_id", subMchId);
+        return body(f);
+    }
+
     /** Any field map as a notice to change and sign. */
     public static Notice notice(Map<String, String> fields) {
         return new Notice(fields);

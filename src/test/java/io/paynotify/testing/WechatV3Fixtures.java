@@ -131,6 +131,65 @@ public final class WechatV3Fixtures {
         return r;
     }
 
+    /**
+     * The decrypted resource of a sub-merchant's payment on the service provider's channel {@link TestChannels#WX3_SP},
+     * shaped as wechatpay-java's {@code partnerpayments.model.Transaction}: {@code sp_appid}, {@code sp_mchid},
+     * {@code sub_mchid} (and {@code sub_appid} where the test adds one) in place of {@code appid}/{@code mchid}, the
+     * payer as {@code sp_openid}/{@code sub_openid}.
+     */
+    public static Map<String, Object> partnerTransaction(
+            String outTradeNo, String transactionId, long total, String subMchId) {
+        var r = new LinkedHashMap<String, Object>();
+        r.put("sp_appid", TestChannels.WX3_SP_APPID);
+        r.put("sp_mchid", TestChannels.WX3_SP_MCH);
+        r.put("sub_mchid", subMchId);
+        Map<String, Object> direct = transaction(outTradeNo, transactionId, total);
+        direct.remove("mchid");
+        direct.remove("appid");
+        direct.put("payer", Map.of("sp_openid", "oUpF8uMuAJO_M2pxb1Q9zNjWeS6o", "sub_openid", "oQpF8uMuAJO_sub0000"));
+        r.putAll(direct);
+        return r;
+    }
+
+    /** A sub-merchant's refund resource on {@link TestChannels#WX3_SP}: {@code sp_mchid} and {@code sub_mchid}. */
+    public static Map<String, Object> partnerRefund(
+            String outTradeNo, String transactionId, long total, long refund, String subMchId) {
+        var r = new LinkedHashMap<String, Object>();
+        r.put("sp_mchid", TestChannels.WX3_SP_MCH);
+        r.put("sub_mchid", subMchId);
+        Map<String, Object> direct = refund(outTradeNo, transactionId, total, refund);
+        direct.remove("mchid");
+        r.putAll(direct);
+        return r;
+    }
+
+    /** As {@link #body}, encrypted with the API v3 key of {@link TestChannels#WX3_SP}. */
+    public static String partnerBody(String eventType, Map<String, Object> resourceFields) {
+        String nonce = random(12);
+        String ciphertext = encrypt(
+                TestChannels.WX3_SP_API_V3_KEY.getBytes(StandardCharsets.UTF_8),
+                nonce,
+                "transaction",
+                json(resourceFields).getBytes(StandardCharsets.UTF_8));
+        return json(envelope(eventType, "支付成功", resource(ciphertext, nonce, "transaction")));
+    }
+
+    /** Signs the body with the WeChat Pay public key of {@link TestChannels#WX3_SP}, at that time. */
+    public static Delivery partnerSignedAt(String body, long timestamp) {
+        return signed(
+                body.getBytes(StandardCharsets.UTF_8),
+                TestKeys.WECHAT_V3_PUBKEY,
+                TestChannels.WX3_SP_PUBKEY_ID,
+                timestamp);
+    }
+
+    /** A signed TRANSACTION.SUCCESS notice of that sub-merchant on {@link TestChannels#WX3_SP}, timestamped now. */
+    public static Delivery partnerPaid(String outTradeNo, String transactionId, long total, String subMchId) {
+        return partnerSignedAt(
+                partnerBody("TRANSACTION.SUCCESS", partnerTransaction(outTradeNo, transactionId, total, subMchId)),
+                Instant.now().getEpochSecond());
+    }
+
     public static String json(Object value) {
         try {
             return JSON.writeValueAsString(value);

@@ -2,11 +2,13 @@ package io.paynotify.provider.wechatv2;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.paynotify.config.AccountMode;
 import io.paynotify.config.Channel;
 import io.paynotify.core.money.MinorUnits;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.core.notify.RefundNotice;
+import io.paynotify.core.notify.SubMerchant;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.order.OutTradeNo;
 import io.paynotify.core.order.RefundStatus;
@@ -58,7 +60,12 @@ public class WechatV2Adapter implements NotifyAdapter {
         if (f.containsKey("req_info") && !f.containsKey("sign")) {
             return refund(channel, keys, raw, f);
         }
+        boolean partner = channel.mode() == AccountMode.PARTNER;
         require(f, "appid", "mch_id", "result_code", "out_trade_no");
+        if (partner) {
+            // the sub-merchant is required on a service provider's channel (docs/api.md "Account modes")
+            require(f, "sub_mch_id");
+        }
         String resultCode = f.get("result_code");
         if (SUCCESS.equals(resultCode)) {
             require(f, "transaction_id", "total_fee");
@@ -95,7 +102,8 @@ public class WechatV2Adapter implements NotifyAdapter {
                 .amount(amount)
                 .currency(Fields.present(feeType) ? Fields.currencyOrInvalid(feeType) : "CNY")
                 .paidAt(time(f.get("time_end")))
-                .accountMismatch(accountMismatch(keys, f))
+                .accountMismatch(partner ? partnerMismatch(keys, f) : accountMismatch(keys, f))
+                .subMerchant(partner ? subMerchant(f) : null)
                 .build();
     }
 
@@ -185,6 +193,21 @@ public class WechatV2Adapter implements NotifyAdapter {
                 || !keys.mchId().equals(f.get("mch_id"))
                 || Fields.present(f.get("sub_mch_id"))
                 || Fields.present(f.get("sub_appid"));
+    }
+
+    /**
+     * Step a of ACCOUNT_MISMATCH on a service provider's channel: {@code appid} among the channel's (the provider's)
+     * app ids and {@code mch_id} equal to its {@code mch-id}; the sub-merchant is checked against the order by the
+     * state machine (step b).
+     */
+    static boolean partnerMismatch(WechatV2Keys keys, Map<String, String> f) {
+        return !keys.appIds().contains(f.get("appid")) || !keys.mchId().equals(f.get("mch_id"));
+    }
+
+    /** The sub-merchant a partner notice or answer names: {@code sub_mch_id}, and {@code sub_appid} where sent. */
+    static SubMerchant subMerchant(Map<String, String> f) {
+        String subAppId = f.get("sub_appid");
+        return new SubMerchant(f.get("sub_mch_id"), Fields.present(subAppId) ? subAppId : null);
     }
 
     private static Map<String, String> parse(byte[] body, String root) throws NotifyRejection {

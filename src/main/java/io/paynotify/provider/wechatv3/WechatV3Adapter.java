@@ -1,11 +1,13 @@
 package io.paynotify.provider.wechatv3;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.paynotify.config.AccountMode;
 import io.paynotify.config.Channel;
 import io.paynotify.core.money.MinorUnits;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.core.notify.RefundNotice;
+import io.paynotify.core.notify.SubMerchant;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.order.OutTradeNo;
 import io.paynotify.core.order.RefundStatus;
@@ -118,11 +120,14 @@ public class WechatV3Adapter implements NotifyAdapter {
             WechatV3Json.Resource r)
             throws NotifyRejection {
         boolean transaction = eventType.startsWith(TRANSACTION_PREFIX);
+        boolean partner = channel.mode() == AccountMode.PARTNER;
         String outTradeNo = required(r.outTradeNo);
-        String mchId = required(r.mchId);
+        // the ids of the channel's mode are required (400) before any of them is compared (docs/api.md "Account modes")
+        String mchId = required(partner ? r.spMchId : r.mchId);
+        SubMerchant subMerchant = partner ? new SubMerchant(required(r.subMchId), presentOrNull(r.subAppId)) : null;
         String tradeState;
         if (transaction) {
-            required(r.appId);
+            required(partner ? r.spAppId : r.appId);
             tradeState = required(r.tradeState);
             if (!Fields.isToken(tradeState)) {
                 throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
@@ -181,7 +186,11 @@ public class WechatV3Adapter implements NotifyAdapter {
                 .amount(amountMinor)
                 .currency(currency)
                 .paidAt(transaction ? rfc3339(r.successTime) : null)
-                .accountMismatch(accountMismatch(keys, r, mchId, transaction))
+                .accountMismatch(
+                        partner
+                                ? partnerMismatch(keys, r, mchId, transaction)
+                                : accountMismatch(keys, r, mchId, transaction))
+                .subMerchant(subMerchant)
                 .notifyId(notifyId)
                 .decoded(r.compact)
                 .refund(refund)
@@ -239,6 +248,35 @@ public class WechatV3Adapter implements NotifyAdapter {
                 || !mchId.equals(keys.mchId())
                 || r.carriesSpMchid
                 || r.carriesSubMchid;
+    }
+
+    /**
+     * Step a of ACCOUNT_MISMATCH on a service provider's channel (docs/api.md "Account modes"): {@code sp_appid} among
+     * the channel's app ids (refund resources may lack it: then only {@code sp_mchid} counts), {@code sp_mchid} equal
+     * to the channel's, and no direct ids ({@code mchid}, {@code appid}) beside them. The sub-merchant is the state
+     * machine's to check against the order (step b).
+     */
+    static boolean partnerMismatch(WechatV3Keys keys, WechatV3Json.Resource r, String spMchId, boolean transaction) {
+        boolean appIdChecked = transaction || r.hasSpAppId;
+        return (appIdChecked && !keys.appIds().contains(r.spAppId))
+                || !spMchId.equals(keys.mchId())
+                || r.carriesMchid
+                || r.carriesAppId;
+    }
+
+    /** As {@link #partnerMismatch(WechatV3Keys, WechatV3Json.Resource, String, boolean)}, on a query answer's tree. */
+    static boolean partnerMismatch(WechatV3Keys keys, JsonNode r, String spMchId, boolean appIdRequired) {
+        String appId = WechatV3Json.text(r, "sp_appid");
+        boolean appIdChecked = appIdRequired || r.has("sp_appid");
+        return (appIdChecked && !keys.appIds().contains(appId))
+                || !spMchId.equals(keys.mchId())
+                || carries(r, "mchid")
+                || carries(r, "appid");
+    }
+
+    /** A non-empty string, else null (an optional id sent empty names nothing). */
+    static String presentOrNull(String text) {
+        return text == null || text.isEmpty() ? null : text;
     }
 
     /** The notification classes (docs/api.md "How a notification is handled"), v3 rows. Status values are matched exactly (case-sensitive). */
@@ -345,7 +383,7 @@ public class WechatV3Adapter implements NotifyAdapter {
 
     /**
      * appid among the channel's app ids (refund resources may lack it: then only mchid counts), mchid equal to the
-     * channel's, and no service-provider ids: {@code sp_mchid}/{@code sub_mchid} are not this version's mode.
+     * channel's, and no service-provider ids: {@code sp_mchid}/{@code sub_mchid} belong on a {@code partner} channel.
      */
     static boolean accountMismatch(WechatV3Keys keys, JsonNode r, String mchId, boolean transaction) {
         String appId = WechatV3Json.text(r, "appid");

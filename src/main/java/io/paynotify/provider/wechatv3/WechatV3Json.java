@@ -196,6 +196,19 @@ final class WechatV3Json {
         boolean carriesSpMchid;
 
         boolean carriesSubMchid;
+        /** {@code mchid} / {@code appid} present and not JSON null (a direct id in a partner resource). */
+        boolean carriesMchid;
+
+        boolean carriesAppId;
+        /** The service-provider ids of a partner resource, when JSON strings. */
+        String spMchId;
+
+        String subMchId;
+        String spAppId;
+        /** {@code sp_appid} is present, whatever its value (JSON null included). */
+        boolean hasSpAppId;
+
+        String subAppId;
         /** {@code amount} is present and a JSON object. */
         boolean amount;
         /** {@code amount.total}, {@code amount.refund}: {@link #MISSING}, {@link #NULL}, {@link #INTEGRAL}, {@link #OTHER}. */
@@ -230,11 +243,20 @@ final class WechatV3Json {
                 JsonToken t = p.nextToken();
                 switch (name) {
                     case "out_trade_no" -> r.outTradeNo = textOrSkip(p, t);
-                    case "mchid" -> r.mchId = textOrSkip(p, t);
+                    case "mchid" -> {
+                        r.carriesMchid = t != JsonToken.VALUE_NULL;
+                        r.mchId = textOrSkip(p, t);
+                    }
                     case "appid" -> {
                         r.hasAppId = true;
+                        r.carriesAppId = t != JsonToken.VALUE_NULL;
                         r.appId = textOrSkip(p, t);
                     }
+                    case "sp_appid" -> {
+                        r.hasSpAppId = true;
+                        r.spAppId = textOrSkip(p, t);
+                    }
+                    case "sub_appid" -> r.subAppId = textOrSkip(p, t);
                     case "trade_state" -> r.tradeState = textOrSkip(p, t);
                     case "transaction_id" -> r.transactionId = textOrSkip(p, t);
                     case "success_time" -> r.successTime = textOrSkip(p, t);
@@ -243,11 +265,11 @@ final class WechatV3Json {
                     case "refund_id" -> r.refundId = textOrSkip(p, t);
                     case "sp_mchid" -> {
                         r.carriesSpMchid = t != JsonToken.VALUE_NULL;
-                        skip(p, t);
+                        r.spMchId = textOrSkip(p, t);
                     }
                     case "sub_mchid" -> {
                         r.carriesSubMchid = t != JsonToken.VALUE_NULL;
-                        skip(p, t);
+                        r.subMchId = textOrSkip(p, t);
                     }
                     case "amount" -> {
                         if (t == JsonToken.START_OBJECT) {
