@@ -206,8 +206,10 @@ public class WechatV2Adapter implements NotifyAdapter {
 
     /** The sub-merchant a partner notice or answer names: {@code sub_mch_id}, and {@code sub_appid} where sent. */
     static SubMerchant subMerchant(Map<String, String> f) {
+        String subMchId = f.get("sub_mch_id");
         String subAppId = f.get("sub_appid");
-        return new SubMerchant(f.get("sub_mch_id"), Fields.present(subAppId) ? subAppId : null);
+        return new SubMerchant(
+                Fields.present(subMchId) ? subMchId : null, Fields.present(subAppId) ? subAppId : null);
     }
 
     private static Map<String, String> parse(byte[] body, String root) throws NotifyRejection {

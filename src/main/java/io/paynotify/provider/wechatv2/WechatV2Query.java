@@ -1,5 +1,6 @@
 package io.paynotify.provider.wechatv2;
 
+import io.paynotify.config.AccountMode;
 import io.paynotify.config.Channel;
 import io.paynotify.core.money.MinorUnits;
 import io.paynotify.core.notify.NotifyClass;
@@ -32,7 +33,9 @@ import java.util.Map;
  * an XML body of {@code appid} (the channel's first), {@code mch_id}, {@code out_trade_no}, {@code nonce_str},
  * {@code sign_type} and {@code sign}, signed like a notification with the channel's first API key and its strongest
  * allowed type. The answer's signature is checked exactly as a notification's ({@link WechatV2Signature}), then its
- * {@code appid}/{@code mch_id}; {@code trade_state} says what the trade is.
+ * {@code appid}/{@code mch_id}; {@code trade_state} says what the trade is. On a service provider's channel the
+ * request also names the order's {@code sub_mch_id} (and {@code sub_appid}), and the answer's sub-merchant is checked
+ * against the order's as a notification's is.
  */
 @ApplicationScoped
 public class WechatV2Query implements OrderQuery {
@@ -59,7 +62,11 @@ public class WechatV2Query implements OrderQuery {
         String outTradeNo = order.outTradeNo();
         return QueryLog.guarded(channel.name(), () -> {
             WechatV2Keys keys = channel.keys(WechatV2Keys.class);
-            byte[] body = request(keys, outTradeNo, QuerySigning.nonce(32));
+            boolean partner = channel.mode() == AccountMode.PARTNER;
+            if (partner && order.subMerchantId() == null) {
+                return QueryLog.error(channel.name(), QueryError.MALFORMED, "partner order without a sub-merchant");
+            }
+            byte[] body = request(keys, partner ? order : QueryTarget.direct(outTradeNo), QuerySigning.nonce(32));
             QueryHttp.Answer answer = http.send(HttpRequest.newBuilder(URI.create(keys.apiBaseUrl() + PATH))
                     .header("Content-Type", "text/xml; charset=UTF-8")
                     .header("Accept", "text/xml, application/xml")
@@ -68,15 +75,30 @@ public class WechatV2Query implements OrderQuery {
         });
     }
 
-    /** The request's fields, in the order they are sent, {@code sign} last. */
+    /** The request's fields of a direct channel's order, in the order they are sent, {@code sign} last. */
     static Map<String, String> requestFields(WechatV2Keys keys, String outTradeNo, String nonce) {
+        return requestFields(keys, QueryTarget.direct(outTradeNo), nonce);
+    }
+
+    /**
+     * The request's fields, in the order they are sent, {@code sign} last; for an order of a service provider's
+     * channel also {@code sub_mch_id} and, where the order has one, {@code sub_appid}, both signed (docs/api.md
+     * "Account modes").
+     */
+    static Map<String, String> requestFields(WechatV2Keys keys, QueryTarget order, String nonce) {
         String type = keys.signTypes().contains(WechatV2Signature.HMAC_SHA256)
                 ? WechatV2Signature.HMAC_SHA256
                 : WechatV2Signature.MD5;
         var f = new LinkedHashMap<String, String>();
         f.put("appid", keys.appIds().iterator().next());
         f.put("mch_id", keys.mchId());
-        f.put("out_trade_no", outTradeNo);
+        if (order.subMerchantId() != null) {
+            f.put("sub_mch_id", order.subMerchantId());
+            if (order.subAppId() != null) {
+                f.put("sub_appid", order.subAppId());
+            }
+        }
+        f.put("out_trade_no", order.outTradeNo());
         f.put("nonce_str", nonce);
         f.put("sign_type", type);
         f.put("sign", sign(f, type, keys.apiKeys().get(0)));
@@ -92,8 +114,12 @@ public class WechatV2Query implements OrderQuery {
 
     /** The request body: {@code <xml>} with one element per field, text escaped. */
     static byte[] request(WechatV2Keys keys, String outTradeNo, String nonce) {
+        return request(keys, QueryTarget.direct(outTradeNo), nonce);
+    }
+
+    static byte[] request(WechatV2Keys keys, QueryTarget order, String nonce) {
         var xml = new StringBuilder(256).append("<xml>");
-        requestFields(keys, outTradeNo, nonce)
+        requestFields(keys, order, nonce)
                 .forEach((k, v) -> xml.append('<')
                         .append(k)
                         .append('>')
@@ -111,6 +137,7 @@ public class WechatV2Query implements OrderQuery {
     /** Checks and classifies an answer (docs/api.md "Active query"). */
     QueryAnswer answer(Channel channel, WechatV2Keys keys, String outTradeNo, QueryHttp.Answer answer) {
         String name = channel.name();
+        boolean partner = channel.mode() == AccountMode.PARTNER;
         if (answer.status() != 200) {
             return QueryLog.error(name, QueryError.HTTP_STATUS, "HTTP status " + answer.status());
         }
@@ -168,7 +195,13 @@ public class WechatV2Query implements OrderQuery {
                 .amount(amount)
                 .currency(Fields.present(feeType) ? Fields.currencyOrInvalid(feeType) : "CNY")
                 .paidAt(WechatV2Adapter.time(f.get("time_end")))
-                .accountMismatch(WechatV2Adapter.accountMismatch(keys, f))
+                // a partner answer's mch_id/appid are the provider's (step a), its sub_mch_id (and sub_appid) must
+                // be the order's (step b; an answer naming none matches no order)
+                .accountMismatch(
+                        partner
+                                ? WechatV2Adapter.partnerMismatch(keys, f)
+                                : WechatV2Adapter.accountMismatch(keys, f))
+                .subMerchant(partner ? WechatV2Adapter.subMerchant(f) : null)
                 .build();
         return QueryAnswer.recorded(result, n);
     }

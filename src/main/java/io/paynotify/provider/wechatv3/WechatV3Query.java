@@ -1,9 +1,11 @@
 package io.paynotify.provider.wechatv3;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.paynotify.config.AccountMode;
 import io.paynotify.config.Channel;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
+import io.paynotify.core.notify.SubMerchant;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.query.QueryAnswer;
 import io.paynotify.core.query.QueryError;
@@ -31,12 +33,15 @@ import java.time.Clock;
  * signature of the merchant API key over the request ({@code WECHATPAY2-SHA256-RSA2048}, as wechatpay-java's
  * {@code WechatPay2Credential} builds it). A {@code 2xx} answer's {@code Wechatpay-*} headers are checked exactly as
  * a notification's ({@link WechatV3Verifier}: the platform key its serial names, ±300 s); its body is the plain
- * transaction JSON. {@code 404 ORDER_NOT_EXIST} means not found, signed or not.
+ * transaction JSON. {@code 404 ORDER_NOT_EXIST} means not found, signed or not. On a service provider's channel the
+ * partner form is asked ({@link #partnerUri}) and the answer's {@code sp_mchid}/{@code sp_appid} and
+ * {@code sub_mchid}/{@code sub_appid} are checked as a notification's.
  */
 @ApplicationScoped
 public class WechatV3Query implements OrderQuery {
 
     static final String PATH = "/v3/pay/transactions/out-trade-no/";
+    static final String PARTNER_PATH = "/v3/pay/partner/transactions/out-trade-no/";
     static final String AUTH_SCHEMA = "WECHATPAY2-SHA256-RSA2048";
     static final String ORDER_NOT_EXIST = "ORDER_NOT_EXIST";
 
@@ -61,7 +66,11 @@ public class WechatV3Query implements OrderQuery {
         String outTradeNo = order.outTradeNo();
         return QueryLog.guarded(channel.name(), () -> {
             WechatV3Keys keys = channel.keys(WechatV3Keys.class);
-            URI uri = uri(keys, outTradeNo);
+            boolean partner = channel.mode() == AccountMode.PARTNER;
+            if (partner && order.subMerchantId() == null) {
+                return QueryLog.error(channel.name(), QueryError.MALFORMED, "partner order without a sub-merchant");
+            }
+            URI uri = partner ? partnerUri(keys, order) : uri(keys, outTradeNo);
             String authorization =
                     authorization(keys, target(uri), clock.instant().getEpochSecond(), QuerySigning.nonce(32));
             QueryHttp.Answer answer = http.send(HttpRequest.newBuilder(uri)
@@ -80,6 +89,17 @@ public class WechatV3Query implements OrderQuery {
     static URI uri(WechatV3Keys keys, String outTradeNo) {
         return URI.create(keys.apiBaseUrl() + PATH + URLEncoder.encode(outTradeNo, StandardCharsets.UTF_8) + "?mchid="
                 + URLEncoder.encode(keys.mchId(), StandardCharsets.UTF_8));
+    }
+
+    /**
+     * The request URI of a service provider's order (docs/api.md "Account modes"; wechatpay-java's
+     * {@code partnerpayments} services): {@code /v3/pay/partner/transactions/out-trade-no/{no}?sp_mchid=…&sub_mchid=…}.
+     */
+    static URI partnerUri(WechatV3Keys keys, QueryTarget order) {
+        return URI.create(keys.apiBaseUrl() + PARTNER_PATH
+                + URLEncoder.encode(order.outTradeNo(), StandardCharsets.UTF_8) + "?sp_mchid="
+                + URLEncoder.encode(keys.mchId(), StandardCharsets.UTF_8) + "&sub_mchid="
+                + URLEncoder.encode(order.subMerchantId(), StandardCharsets.UTF_8));
     }
 
     /** The request target exactly as the client sends it: raw path, then {@code ?} and the raw query. */
@@ -145,7 +165,8 @@ public class WechatV3Query implements OrderQuery {
             return QueryLog.error(name, QueryError.MALFORMED, "SUCCESS without transaction_id or amount.total");
         }
         NotifyClass cls = OrderQuery.recordedClass(result);
-        String mchId = StrictJson.text(r, "mchid");
+        boolean partner = channel.mode() == AccountMode.PARTNER;
+        String mchId = StrictJson.text(r, partner ? "sp_mchid" : "mchid");
         // the query answer's appid is optional (WeChat's query-by-out-trade-no reference: appid 选填), its mchid
         // required: an absent appid is not a mismatch, another one is (as for a refund resource's)
         boolean appIdRequired = false;
@@ -155,7 +176,17 @@ public class WechatV3Query implements OrderQuery {
                 .amount(total)
                 .currency(WechatV3Adapter.currency(amount))
                 .paidAt(WechatV3Adapter.rfc3339(StrictJson.text(r, "success_time")))
-                .accountMismatch(WechatV3Adapter.accountMismatch(keys, r, mchId == null ? "" : mchId, appIdRequired))
+                .accountMismatch(
+                        partner
+                                ? WechatV3Adapter.partnerMismatch(keys, r, mchId == null ? "" : mchId, appIdRequired)
+                                : WechatV3Adapter.accountMismatch(keys, r, mchId == null ? "" : mchId, appIdRequired))
+                // a partner answer's sub_mchid (and sub_appid) must be the order's (step b; none matches no order)
+                .subMerchant(
+                        partner
+                                ? new SubMerchant(
+                                        WechatV3Adapter.presentOrNull(StrictJson.text(r, "sub_mchid")),
+                                        WechatV3Adapter.presentOrNull(StrictJson.text(r, "sub_appid")))
+                                : null)
                 .build();
         return QueryAnswer.recorded(result, n);
     }
