@@ -14,6 +14,7 @@ import io.paynotify.provider.NotifyRejection;
 import io.paynotify.provider.NotifyRejection.Cause;
 import io.paynotify.provider.RawNotify;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -34,6 +35,18 @@ public class AlipayAdapter implements NotifyAdapter {
 
     private static final AckResponse SUCCESS = new AckResponse(200, "text/plain", ascii("success"));
     private static final byte[] FAIL = ascii("fail");
+
+    private final AlipayCertStore store;
+
+    /** For tests and tools: its own (empty) store of downloaded certificates. */
+    public AlipayAdapter() {
+        this(new AlipayCertStore());
+    }
+
+    @Inject
+    public AlipayAdapter(AlipayCertStore store) {
+        this.store = store;
+    }
 
     @Override
     public Provider provider() {
@@ -67,7 +80,11 @@ public class AlipayAdapter implements NotifyAdapter {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
         // the signed content assembled from the decoded byte ranges: no String per parameter, no joined text
-        if (!AlipaySignature.verify(form.signedContent(), sign, algorithm, keys.publicKeys())) {
+        // in certificate mode a notice names no certificate: every entity key verifies, the downloaded ones too
+        if (!AlipaySignature.verify(form.signedContent(), sign, algorithm, keys.publicKeys())
+                && (keys.certMode() == null
+                        || !AlipaySignature.verify(
+                                form.signedContent(), sign, algorithm, store.keys(channel.name())))) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
 
