@@ -1,6 +1,7 @@
 package io.paynotify.provider.alipay;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.paynotify.config.AccountMode;
 import io.paynotify.config.Channel;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
@@ -63,6 +64,13 @@ public class AlipayQuery implements OrderQuery {
         String outTradeNo = order.outTradeNo();
         return QueryLog.guarded(channel.name(), () -> {
             AlipayKeys keys = channel.keys(AlipayKeys.class);
+            if (channel.mode() == AccountMode.ISV) {
+                // a merchant's app_auth_token is used only once Alipay confirmed it valid for that merchant
+                // (alipay.open.auth.token.app.query); that check is not in this build, so no token is used and the
+                // order is not queried
+                return QueryLog.error(
+                        channel.name(), QueryError.CREDENTIALS, "no confirmed app_auth_token for the order's merchant");
+            }
             AlipayGateway.Verified v = gateway.call(
                     channel.name(), keys, METHOD, AlipayGateway.bizContent("out_trade_no", outTradeNo), null);
             return answer(channel, outTradeNo, v);
