@@ -28,7 +28,11 @@ class CertificateModeConfigTest {
     static final String APP_ID = "2021000000000777";
     static final Instant NOW = Instant.now();
     static final AlipayPki PKI = AlipayPki.issue(
-            APP_ID, TestKeys.pair(TestKeys.ALIPAY_APP).getPublic(), TestKeys.pair(TestKeys.ALIPAY).getPublic(), NOW, 5);
+            APP_ID,
+            TestKeys.pair(TestKeys.ALIPAY_APP).getPublic(),
+            TestKeys.pair(TestKeys.ALIPAY).getPublic(),
+            NOW,
+            5);
 
     static Map<String, String> certMode() {
         var m = validV2();
@@ -48,8 +52,10 @@ class CertificateModeConfigTest {
                 .collect(Collectors.toSet());
         assertTrue(reported.contains("alipay-public-key:" + AlipayPki.sn(PKI.alipay())), reported.toString());
         assertTrue(reported.contains("app-cert:" + AlipayPki.sn(PKI.app())));
-        assertTrue(reported.contains("alipay-root-cert:" + AlipayPki.sn(PKI.roots().get(0))));
-        assertTrue(reported.contains("alipay-root-cert:" + AlipayPki.sn(PKI.roots().get(1))), "the EC root too");
+        assertTrue(
+                reported.contains("alipay-root-cert:" + AlipayPki.sn(PKI.roots().get(0))));
+        assertTrue(
+                reported.contains("alipay-root-cert:" + AlipayPki.sn(PKI.roots().get(1))), "the EC root too");
         assertEquals(2 + 2 + 2, c.keys().certificates().size(), "each chain's leaf and intermediate, both roots");
     }
 
@@ -101,7 +107,8 @@ class CertificateModeConfigTest {
         props.put("paynotify.channels.ali-cert.app-cert", expired.appPem());
         Channel c = build(props).channel("ali-cert").orElseThrow();
         assertTrue(c.keys().certificates().stream()
-                .anyMatch(k -> k.key().equals("alipay-public-key") && k.notAfter().isBefore(NOW)));
+                .anyMatch(
+                        k -> k.key().equals("alipay-public-key") && k.notAfter().isBefore(NOW)));
     }
 
     @Test

@@ -69,7 +69,8 @@ final class AlipayCertificates {
             }
             if (!issuedAnother) {
                 if (leaf != null) {
-                    throw new IllegalArgumentException("holds more than one entity certificate (give one chain per value)");
+                    throw new IllegalArgumentException(
+                            "holds more than one entity certificate (give one chain per value)");
                 }
                 leaf = c;
             }
@@ -89,7 +90,8 @@ final class AlipayCertificates {
         // each step uses up one intermediate, so a loop of certificates ends
         for (int step = 0; step <= intermediates.size(); step++) {
             for (X509Certificate root : roots) {
-                if (current.getIssuerX500Principal().equals(root.getSubjectX500Principal()) && signedBy(current, root)) {
+                if (current.getIssuerX500Principal().equals(root.getSubjectX500Principal())
+                        && signedBy(current, root)) {
                     return true;
                 }
             }

@@ -88,7 +88,8 @@ final class AlipayGateway {
 
     /** A {@code biz_content} of one string field. */
     static String bizContent(String field, String value) {
-        return "{\"" + field + "\":\"" + new String(JsonStringEncoder.getInstance().quoteAsString(value)) + "\"}";
+        return "{\"" + field + "\":\""
+                + new String(JsonStringEncoder.getInstance().quoteAsString(value)) + "\"}";
     }
 
     /**
@@ -102,12 +103,7 @@ final class AlipayGateway {
     }
 
     private Verified call(
-            String channel,
-            AlipayKeys keys,
-            String method,
-            String bizContent,
-            String appAuthToken,
-            boolean download)
+            String channel, AlipayKeys keys, String method, String bizContent, String appAuthToken, boolean download)
             throws QueryHttp.Failed {
         Map<String, String> params =
                 requestParams(keys, method, bizContent, appAuthToken, AlipayFormats.timestamp(clock.instant()));
@@ -325,7 +321,8 @@ final class AlipayGateway {
         var intermediates = new ArrayList<>(keys.certMode().intermediates());
         chain.stream().filter(c -> c != leaf).forEach(intermediates::add);
         if (!AlipayCertificates.sn(leaf).equals(sn)
-                || !AlipayCertificates.chainsTo(leaf, intermediates, keys.certMode().roots())
+                || !AlipayCertificates.chainsTo(
+                        leaf, intermediates, keys.certMode().roots())
                 || !AlipayCertificates.valid(leaf, clock.instant())
                 || !(leaf.getPublicKey() instanceof RSAPublicKey rsa)
                 || rsa.getModulus().bitLength() < io.paynotify.config.KeyParsing.MIN_RSA_BITS) {

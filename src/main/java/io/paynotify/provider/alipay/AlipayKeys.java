@@ -72,7 +72,17 @@ public record AlipayKeys(
             boolean queryEnabled,
             String gatewayUrl,
             PrivateKey appPrivateKey) {
-        this(appId, publicKeys, signTypes, sellerId, queryEnabled, gatewayUrl, appPrivateKey, null, Map.of(), List.of());
+        this(
+                appId,
+                publicKeys,
+                signTypes,
+                sellerId,
+                queryEnabled,
+                gatewayUrl,
+                appPrivateKey,
+                null,
+                Map.of(),
+                List.of());
     }
 
     public AlipayKeys {
@@ -142,7 +152,8 @@ public record AlipayKeys(
             if ((rootText == null) != (appCertText == null)) {
                 throw s.problem(
                         rootText == null ? ROOT_CERT : APP_CERT,
-                        "is required with " + (rootText == null ? APP_CERT : ROOT_CERT) + " (certificate mode needs both)");
+                        "is required with " + (rootText == null ? APP_CERT : ROOT_CERT)
+                                + " (certificate mode needs both)");
             }
             var keys = new ArrayList<PublicKey>();
             var certificates = new ArrayList<ConfiguredCertificate>();
@@ -300,9 +311,7 @@ public record AlipayKeys(
                 LOG.warnf(
                         "%s: the certificate with sn %s is outside its validity period (not after %s); its key still"
                                 + " verifies, replace it",
-                        s.key(key),
-                        sn,
-                        c.getNotAfter().toInstant());
+                        s.key(key), sn, c.getNotAfter().toInstant());
             }
             return new ConfiguredCertificate(key, sn, c.getNotAfter().toInstant());
         }
