@@ -21,6 +21,14 @@ public interface ChannelKeyParser {
     }
 
     /**
+     * Whether the provider has Alipay's public-key-certificate mode ({@code alipay-root-cert}, {@code app-cert});
+     * the registry refuses those keys on a channel of any other provider.
+     */
+    default boolean certificateMode() {
+        return false;
+    }
+
+    /**
      * Reads and validates the channel's keys (for the mode {@link ChannelSettings#mode()} says).
      *
      * @throws ConfigProblem naming the channel and the key, never a value

@@ -19,4 +19,9 @@ public interface ChannelKeys {
     default boolean queryEnabled() {
         return false;
     }
+
+    /** The certificates of the channel's configuration whose expiry the service reports (none by default). */
+    default java.util.List<ConfiguredCertificate> certificates() {
+        return java.util.List.of();
+    }
 }

@@ -198,6 +198,13 @@ public class ChannelRegistry {
                 throw settings.problem("app-auth-tokens", "must be keyed by auth_app_id, 16 digits");
             }
         }
+        for (var certificateKey : java.util.Map.of("alipay-root-cert", c.alipayRootCert(), "app-cert", c.appCert())
+                .entrySet()) {
+            if (!parser.certificateMode()
+                    && certificateKey.getValue().filter(v -> !v.isBlank()).isPresent()) {
+                throw settings.problem(certificateKey.getKey(), "is only for ALIPAY channels (certificate mode)");
+            }
+        }
         if (mode == AccountMode.ISV && c.sellerId().filter(v -> !v.isBlank()).isPresent()) {
             throw settings.problem("seller-id", "is not for mode=isv (each merchant has its own seller)");
         }

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.paynotify.config.ChannelRegistry;
+import io.paynotify.config.ConfiguredCertificate;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.core.order.Outcome;
 import io.paynotify.core.order.Reason;
@@ -15,7 +16,9 @@ import io.quarkus.runtime.StartupEvent;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import jakarta.inject.Inject;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
@@ -27,6 +30,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.IntSupplier;
 
 /**
  * The service's own Micrometer meters, exported at {@code /q/metrics} in Prometheus format (docs/operations.md "Metrics").
@@ -71,6 +75,10 @@ import java.util.concurrent.atomic.AtomicReference;
  *       <td>{@code IN_FLIGHT} (409) or {@code OTHER_BODY} (422)</td></tr>
  *   <tr><td>{@code paynotify_idempotency_cleanup_runs_total{result}}</td><td>{@code ok} or {@code failed}</td></tr>
  *   <tr><td>{@code paynotify_idempotency_cleanup_removed_total}</td><td>expired keys deleted</td></tr>
+ *   <tr><td>{@code paynotify_certificate_expiry_seconds{channel,key,sn}}</td>
+ *       <td>gauge: seconds until a configured certificate expires, negative once it has (docs/api.md "Account modes")</td></tr>
+ *   <tr><td>{@code paynotify_isv_tokens_invalid{channel}}</td>
+ *       <td>gauge: an ISV channel's configured {@code app_auth_token}s that failed Alipay's check</td></tr>
  * </table>
  */
 @ApplicationScoped
@@ -101,6 +109,8 @@ public class Meters {
     static final String ORDERS_ATTENTION_REASONS = "paynotify.orders.attention.reasons";
     static final String READY = "paynotify.ready";
     static final String READINESS_CHANGES = "paynotify.readiness.changes";
+    static final String CERTIFICATE_EXPIRY = "paynotify.certificate.expiry.seconds";
+    static final String ISV_TOKENS_INVALID = "paynotify.isv.tokens.invalid";
 
     /** The results of a webhook attempt, pre-registered for every client with a webhook. */
     static final List<String> WEBHOOK_RESULTS = List.of("success", "failure", "gone");
@@ -166,10 +176,13 @@ public class Meters {
 
     private final DistributionSummary batchSizes;
 
+    private final Clock clock;
+
     @Inject
-    public Meters(MeterRegistry registry, ChannelRegistry channels) {
+    public Meters(MeterRegistry registry, ChannelRegistry channels, Clock clock) {
         this.registry = registry;
         this.channels = channels;
+        this.clock = clock;
         this.batchSizes = DistributionSummary.builder(INTAKE_BATCH)
                 .description("Notifications per intake transaction (group commit: 1 at low load, up to 64)")
                 .serviceLevelObjectives(1, 2, 4, 8, 16, 32, 64)
@@ -228,12 +241,37 @@ public class Meters {
                     }
                     unverifiedCounter(c.name());
                 });
+        for (var c : channels.channels().values()) {
+            for (ConfiguredCertificate cert : c.keys().certificates()) {
+                Instant notAfter = cert.notAfter();
+                Gauge.builder(
+                                CERTIFICATE_EXPIRY,
+                                clock,
+                                k -> Duration.between(k.instant(), notAfter).toSeconds())
+                        .description("Seconds until a configured certificate expires (negative once it has)")
+                        .tags("channel", c.name(), "key", cert.key(), "sn", cert.sn())
+                        .strongReference(true)
+                        .register(registry);
+            }
+        }
         for (String cause : REJECTION_CAUSES) {
             channels.channels().values().forEach(c -> rejectedCounter(c.name(), c.provider(), cause));
             for (Provider p : Provider.values()) {
                 rejectedCounter(UNKNOWN, p, cause);
             }
         }
+    }
+
+    /**
+     * The gauge of an ISV channel's configured {@code app_auth_token}s that failed Alipay's check (docs/api.md
+     * "Account modes"), read from {@code invalid} at each scrape.
+     */
+    public void isvTokensInvalid(String channel, IntSupplier invalid) {
+        Gauge.builder(ISV_TOKENS_INVALID, invalid, IntSupplier::getAsInt)
+                .description("Configured app_auth_tokens of an ISV channel that failed Alipay's check")
+                .tags("channel", channel)
+                .strongReference(true)
+                .register(registry);
     }
 
     /** One active query's result (docs/api.md "Active query"); an unverified answer is also counted on its own. */

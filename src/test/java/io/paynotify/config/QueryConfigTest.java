@@ -283,7 +283,7 @@ class QueryConfigTest {
     }
 
     @Test
-    void anAlipayChannelInCertificateModeCannotBeQueried() {
+    void anAlipayChannelWithACertificateKeyButNoRootAndAppCertCannotBeQueried() {
         Instant now = Instant.now();
         String certificate =
                 TestCertificates.pem(TestKeys.pair(TestKeys.ALIPAY), "alipay", now, now.plus(365, ChronoUnit.DAYS));
@@ -291,7 +291,7 @@ class QueryConfigTest {
         props.put(key(ALI, "alipay-public-key"), TestKeys.publicBase64(TestKeys.ALIPAY_NEXT) + "," + certificate);
         String msg = failure(props);
         assertTrue(msg.startsWith(key(ALI, "query-enabled") + " cannot be true"), msg);
-        assertTrue(msg.contains("certificate mode is not supported in this version"), msg);
+        assertTrue(msg.contains("alipay-root-cert and app-cert are not set"), msg);
 
         // notifications verify with a certificate's key as before
         props.put(key(ALI, "query-enabled"), "false");

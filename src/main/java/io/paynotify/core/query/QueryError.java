@@ -13,5 +13,10 @@ public enum QueryError {
     /** The answer could not be read, or lacks a field this section requires. */
     MALFORMED,
     /** A well-formed error answer of the provider (WeChat return_code FAIL, Alipay error_response, …). */
-    PROVIDER_ERROR
+    PROVIDER_ERROR,
+    /**
+     * Nothing was sent: the channel holds no confirmed credential for the order (an Alipay ISV merchant without an
+     * {@code app_auth_token} that Alipay confirmed valid for it).
+     */
+    CREDENTIALS
 }

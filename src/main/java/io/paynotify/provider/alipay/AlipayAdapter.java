@@ -1,9 +1,11 @@
 package io.paynotify.provider.alipay;
 
+import io.paynotify.config.AccountMode;
 import io.paynotify.config.Channel;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
 import io.paynotify.core.notify.RefundNotice;
+import io.paynotify.core.notify.SubMerchant;
 import io.paynotify.core.notify.VerifiedNotification;
 import io.paynotify.core.order.OutTradeNo;
 import io.paynotify.core.order.RefundStatus;
@@ -14,6 +16,7 @@ import io.paynotify.provider.NotifyRejection;
 import io.paynotify.provider.NotifyRejection.Cause;
 import io.paynotify.provider.RawNotify;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.inject.Inject;
 import java.nio.charset.StandardCharsets;
 
 /**
@@ -34,6 +37,18 @@ public class AlipayAdapter implements NotifyAdapter {
 
     private static final AckResponse SUCCESS = new AckResponse(200, "text/plain", ascii("success"));
     private static final byte[] FAIL = ascii("fail");
+
+    private final AlipayCertStore store;
+
+    /** For tests and tools: its own (empty) store of downloaded certificates. */
+    public AlipayAdapter() {
+        this(new AlipayCertStore());
+    }
+
+    @Inject
+    public AlipayAdapter(AlipayCertStore store) {
+        this.store = store;
+    }
 
     @Override
     public Provider provider() {
@@ -67,7 +82,11 @@ public class AlipayAdapter implements NotifyAdapter {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
         // the signed content assembled from the decoded byte ranges: no String per parameter, no joined text
-        if (!AlipaySignature.verify(form.signedContent(), sign, algorithm, keys.publicKeys())) {
+        // in certificate mode a notice names no certificate: every entity key verifies, the downloaded ones too
+        if (!AlipaySignature.verify(form.signedContent(), sign, algorithm, keys.publicKeys())
+                && (keys.certMode() == null
+                        || !AlipaySignature.verify(
+                                form.signedContent(), sign, algorithm, store.keys(channel.name())))) {
             throw NotifyRejection.unauthenticated(Cause.SIGNATURE);
         }
 
@@ -82,6 +101,8 @@ public class AlipayAdapter implements NotifyAdapter {
             throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
         }
         NotifyClass cls = classify(p, status);
+        boolean isv = channel.mode() == AccountMode.ISV;
+        String authAppId = p.get("auth_app_id");
         Long amount = AlipayFormats.yuanToFen(p.get("total_amount"));
         if (cls == NotifyClass.PAID && amount == null) {
             throw NotifyRejection.badRequest(Cause.BAD_AMOUNT);
@@ -94,7 +115,11 @@ public class AlipayAdapter implements NotifyAdapter {
                 .amount(refund != null ? refund.amount() : amount)
                 .finishedNotice(cls == NotifyClass.PAID && TRADE_FINISHED.equals(status))
                 .paidAt(AlipayFormats.time(p.get("gmt_payment")))
-                .accountMismatch(accountMismatch(keys, p))
+                .accountMismatch(accountMismatch(channel, keys, p))
+                // an ISV notice names its merchant in auth_app_id, checked against the order (step b); one without
+                // it matches no order, and only the provider's answer can say whose payment it was
+                .subMerchant(isv ? new SubMerchant(Fields.present(authAppId) ? authAppId : null, null) : null)
+                .queryWhenUnbound(isv && !Fields.present(authAppId) && keys.queryEnabled())
                 .notifyId(notifyId)
                 .refund(refund)
                 .build();
@@ -145,10 +170,14 @@ public class AlipayAdapter implements NotifyAdapter {
         };
     }
 
-    static boolean accountMismatch(AlipayKeys keys, AlipayForm.Decoded p) {
+    static boolean accountMismatch(Channel channel, AlipayKeys keys, AlipayForm.Decoded p) {
         String appId = p.get("app_id");
         if (!keys.appId().equals(appId)) {
             return true;
+        }
+        if (channel.mode() == AccountMode.ISV) {
+            // app_id is the ISV application's; auth_app_id names the merchant and is checked against the order
+            return false;
         }
         if (keys.sellerId() != null && !keys.sellerId().equals(p.get("seller_id"))) {
             return true;

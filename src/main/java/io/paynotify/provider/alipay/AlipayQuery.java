@@ -1,9 +1,7 @@
 package io.paynotify.provider.alipay;
 
-import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import com.fasterxml.jackson.databind.JsonNode;
+import io.paynotify.config.AccountMode;
 import io.paynotify.config.Channel;
 import io.paynotify.core.notify.NotifyClass;
 import io.paynotify.core.notify.Provider;
@@ -16,24 +14,10 @@ import io.paynotify.provider.Fields;
 import io.paynotify.provider.OrderQuery;
 import io.paynotify.provider.QueryHttp;
 import io.paynotify.provider.QueryLog;
-import io.paynotify.provider.QuerySigning;
 import io.paynotify.provider.StrictJson;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
-import java.io.IOException;
-import java.net.URI;
-import java.net.URLEncoder;
-import java.net.http.HttpRequest;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.Charset;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
-import java.util.LinkedHashMap;
-import java.util.Map;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Alipay's {@code alipay.trade.query} (docs/api.md "Active query"; Alipay's query API): a UTF-8 form POSTed to the gateway with the
@@ -56,15 +40,18 @@ public class AlipayQuery implements OrderQuery {
     static final String NOT_EXIST_CODE = "40004";
     static final String NOT_EXIST_SUB_CODE = "ACQ.TRADE_NOT_EXIST";
 
-    private static final Pattern CHARSET = Pattern.compile("(?i)charset\\s*=\\s*\"?([A-Za-z0-9_-]+)");
-
     private final Clock clock;
-    private final QueryHttp http;
+    private final AlipayGateway gateway;
+
+    /** For tests and tools: its own store of downloaded certificates. */
+    public AlipayQuery(Clock clock, QueryHttp http) {
+        this(clock, http, new AlipayCertStore());
+    }
 
     @Inject
-    public AlipayQuery(Clock clock, QueryHttp http) {
+    public AlipayQuery(Clock clock, QueryHttp http, AlipayCertStore store) {
         this.clock = clock;
-        this.http = http;
+        this.gateway = new AlipayGateway(clock, http, store);
     }
 
     @Override
@@ -77,140 +64,27 @@ public class AlipayQuery implements OrderQuery {
         String outTradeNo = order.outTradeNo();
         return QueryLog.guarded(channel.name(), () -> {
             AlipayKeys keys = channel.keys(AlipayKeys.class);
-            QueryHttp.Answer answer = http.send(HttpRequest.newBuilder(URI.create(keys.gatewayUrl()))
-                    .header("Content-Type", "application/x-www-form-urlencoded;charset=utf-8")
-                    .header("Accept", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(
-                            form(requestParams(keys, outTradeNo, AlipayFormats.timestamp(clock.instant()))),
-                            StandardCharsets.UTF_8)));
-            return answer(channel, keys, outTradeNo, answer);
+            if (channel.mode() == AccountMode.ISV) {
+                // a merchant's app_auth_token is used only once Alipay confirmed it valid for that merchant
+                // (alipay.open.auth.token.app.query); that check is not in this build, so no token is used and the
+                // order is not queried
+                return QueryLog.error(
+                        channel.name(), QueryError.CREDENTIALS, "no confirmed app_auth_token for the order's merchant");
+            }
+            AlipayGateway.Verified v = gateway.call(
+                    channel.name(), keys, METHOD, AlipayGateway.bizContent("out_trade_no", outTradeNo), null);
+            return answer(channel, outTradeNo, v);
         });
     }
 
-    /** The request's parameters, {@code sign} last (docs/api.md "Active query"). */
-    static Map<String, String> requestParams(AlipayKeys keys, String outTradeNo, String timestamp) {
-        var p = new LinkedHashMap<String, String>();
-        p.put("app_id", keys.appId());
-        p.put("method", METHOD);
-        p.put("format", "JSON");
-        p.put("charset", "utf-8");
-        p.put("sign_type", "RSA2");
-        p.put("timestamp", timestamp);
-        p.put("version", "1.0");
-        p.put(
-                "biz_content",
-                "{\"out_trade_no\":\""
-                        + new String(JsonStringEncoder.getInstance().quoteAsString(outTradeNo)) + "\"}");
-        p.put("sign", sign(p, keys));
-        return p;
-    }
-
-    /** RSA2 over the request content, in UTF-8 (the request's charset). */
-    static String sign(Map<String, String> params, AlipayKeys keys) {
-        return QuerySigning.sha256WithRsa(
-                keys.appPrivateKey(), AlipaySignature.requestContent(params).getBytes(StandardCharsets.UTF_8));
-    }
-
-    /** {@code application/x-www-form-urlencoded}, UTF-8. */
-    static String form(Map<String, String> params) {
-        var sb = new StringBuilder(512);
-        params.forEach((k, v) -> {
-            if (sb.length() > 0) {
-                sb.append('&');
-            }
-            sb.append(URLEncoder.encode(k, StandardCharsets.UTF_8))
-                    .append('=')
-                    .append(URLEncoder.encode(v, StandardCharsets.UTF_8));
-        });
-        return sb.toString();
-    }
-
-    /**
-     * The top-level parts of an answer: the exact text of the response object (or of {@code error_response}), and
-     * the {@code sign}.
-     */
-    record Parts(String response, String error, String sign) {}
-
-    /**
-     * Splits an answer, keeping the response object's text exactly as it stands in the body (whitespace, escapes and
-     * key order included: that text is what Alipay signed). Duplicate keys, trailing data and anything that is not
-     * one JSON object are refused.
-     */
-    static Parts parts(String body) throws StrictJson.Malformed {
-        String response = null;
-        String error = null;
-        String sign = null;
-        try (JsonParser p = StrictJson.parser(body)) {
-            if (p.nextToken() != JsonToken.START_OBJECT) {
-                throw new StrictJson.Malformed();
-            }
-            while (p.nextToken() == JsonToken.FIELD_NAME) {
-                String field = p.currentName();
-                JsonToken value = p.nextToken();
-                int start = (int) p.currentTokenLocation().getCharOffset();
-                p.skipChildren();
-                int end = (int) p.currentTokenLocation().getCharOffset() + 1;
-                if (RESPONSE.equals(field) && value == JsonToken.START_OBJECT) {
-                    response = body.substring(start, end);
-                } else if (ERROR_RESPONSE.equals(field) && value == JsonToken.START_OBJECT) {
-                    error = body.substring(start, end);
-                } else if ("sign".equals(field) && value == JsonToken.VALUE_STRING) {
-                    sign = p.getText();
-                }
-            }
-            if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
-                throw new StrictJson.Malformed();
-            }
-        } catch (IOException e) {
-            throw new StrictJson.Malformed();
+    /** Checks and classifies a verified answer (docs/api.md "Active query"). */
+    QueryAnswer answer(Channel channel, String outTradeNo, AlipayGateway.Verified v) {
+        if (!v.ok()) {
+            return v.error();
         }
-        return new Parts(response, error, sign);
-    }
-
-    /** True when the sign verifies over the text, or over it with every {@code \/} read as {@code /}. */
-    static boolean verified(String response, String sign, Charset charset, AlipayKeys keys) {
-        String algorithm = AlipaySignature.algorithm("RSA2");
-        if (AlipaySignature.verify(response, charset, sign, algorithm, keys.publicKeys())) {
-            return true;
-        }
-        return response.contains("\\/")
-                && AlipaySignature.verify(response.replace("\\/", "/"), charset, sign, algorithm, keys.publicKeys());
-    }
-
-    /** Checks and classifies an answer (docs/api.md "Active query"). */
-    QueryAnswer answer(Channel channel, AlipayKeys keys, String outTradeNo, QueryHttp.Answer answer) {
         String name = channel.name();
-        if (answer.status() != 200) {
-            return QueryLog.error(name, QueryError.HTTP_STATUS, "HTTP status " + answer.status());
-        }
-        Charset charset;
-        String body;
-        Parts parts;
-        JsonNode r;
-        try {
-            charset = charset(answer.header("Content-Type"));
-            body = decode(answer.body(), charset);
-            parts = parts(body);
-            if (parts.error() != null) {
-                return QueryLog.error(name, QueryError.PROVIDER_ERROR, "error_response");
-            }
-            if (parts.response() == null) {
-                return QueryLog.error(name, QueryError.MALFORMED, "no " + RESPONSE);
-            }
-            r = StrictJson.readObject(parts.response());
-        } catch (StrictJson.Malformed e) {
-            return QueryLog.error(name, QueryError.MALFORMED, "not a readable JSON answer");
-        }
-        String code = StrictJson.text(r, "code");
-        if (!Fields.present(parts.sign())) {
-            // never trusted, whatever it says: a gateway error is a provider error, anything else a forgery
-            boolean gatewayError = code != null && !SUCCESS_CODE.equals(code);
-            return QueryLog.error(
-                    name, gatewayError ? QueryError.PROVIDER_ERROR : QueryError.VERIFICATION, "unsigned answer");
-        }
-        if (!verified(parts.response(), parts.sign(), charset, keys)) {
-            return QueryLog.error(name, QueryError.VERIFICATION, "answer signature");
-        }
+        JsonNode r = v.response();
+        String code = v.code();
         // the answer carries nothing of the request but the order number: a genuine answer about another order
         // (not found included) must not settle this one
         String answered = StrictJson.text(r, "out_trade_no");
@@ -227,7 +101,7 @@ public class AlipayQuery implements OrderQuery {
         if (!Fields.isToken(status)) {
             return QueryLog.error(name, QueryError.MALFORMED, "no trade_status");
         }
-        return classify(name, outTradeNo, answer.body(), r, status);
+        return classify(name, outTradeNo, v.body(), r, status);
     }
 
     /** The answer table of docs/api.md "Active query" for Alipay's {@code trade_status}. */
@@ -263,31 +137,5 @@ public class AlipayQuery implements OrderQuery {
                 .accountMismatch(false)
                 .build();
         return QueryAnswer.recorded(result, n);
-    }
-
-    /** The answer's charset from its Content-Type: UTF-8 (what was asked for) unless it names GBK. */
-    static Charset charset(String contentType) throws StrictJson.Malformed {
-        Matcher m = contentType == null ? null : CHARSET.matcher(contentType);
-        if (m == null || !m.find()) {
-            return StandardCharsets.UTF_8;
-        }
-        try {
-            return AlipayForm.charset(m.group(1));
-        } catch (AlipayForm.Malformed e) {
-            throw new StrictJson.Malformed();
-        }
-    }
-
-    /** Strict decoding: malformed bytes are refused, never replaced (the text is verified as it stands). */
-    static String decode(byte[] body, Charset charset) throws StrictJson.Malformed {
-        try {
-            return charset.newDecoder()
-                    .onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(body))
-                    .toString();
-        } catch (CharacterCodingException e) {
-            throw new StrictJson.Malformed();
-        }
     }
 }
