@@ -66,12 +66,14 @@ public final class WechatBillReader {
                 continue;
             }
             if (line.charAt(0) != '`') {
-                throw new BillProblem(StatementError.UNPARSEABLE, "line " + lines.lineNumber() + " is not a detail line");
+                throw new BillProblem(
+                        StatementError.UNPARSEABLE, "line " + lines.lineNumber() + " is not a detail line");
             }
             String[] f = line.substring(1).split(",`", -1);
             if (f.length != c.count) {
                 throw new BillProblem(
-                        StatementError.UNPARSEABLE, "line " + lines.lineNumber() + " has " + f.length + " fields, the header " + c.count);
+                        StatementError.UNPARSEABLE,
+                        "line " + lines.lineNumber() + " has " + f.length + " fields, the header " + c.count);
             }
             sink.line(c.line(f, request, lines.lineNumber()));
             details++;
@@ -192,7 +194,8 @@ public final class WechatBillReader {
                 amount = a;
                 refundNo = f[outRefundNo].strip();
                 if (refundNo.isEmpty()) {
-                    throw new BillProblem(StatementError.UNPARSEABLE, "line " + lineNumber + ": a refund line without 商户退款单号");
+                    throw new BillProblem(
+                            StatementError.UNPARSEABLE, "line " + lineNumber + ": a refund line without 商户退款单号");
                 }
                 status = f[refundStatus].strip();
             }

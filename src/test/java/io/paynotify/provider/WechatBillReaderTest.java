@@ -68,8 +68,10 @@ class WechatBillReaderTest {
 
     @Test
     void readsTheOlderFormat() throws Exception {
-        var lines = read(bill().old().payment("ORD1", "4200001", "12.34", "wx2421b1c4370ec43b", "1900000109")
-                .refund("ORD0", "4200000", "RF1", "1.50", "PROCESSING").text());
+        var lines = read(bill().old()
+                .payment("ORD1", "4200001", "12.34", "wx2421b1c4370ec43b", "1900000109")
+                .refund("ORD0", "4200000", "RF1", "1.50", "PROCESSING")
+                .text());
         assertEquals(1234, lines.get(0).amount());
         assertEquals("1900000109", lines.get(0).subMerchantId());
         assertEquals(150, lines.get(1).amount());
@@ -87,29 +89,69 @@ class WechatBillReaderTest {
 
     @Test
     void plainLfLinesAndNoBom() throws Exception {
-        String text = bill().payment("ORD1", "4200001", "1.00").text().replace("\r\n", "\n").substring(1);
+        String text = bill().payment("ORD1", "4200001", "1.00")
+                .text()
+                .replace("\r\n", "\n")
+                .substring(1);
         assertEquals(1, read(text).size());
     }
 
     @Test
     void aSummaryThatCountsOtherLinesIsTruncated() {
-        assertEquals(StatementError.TRUNCATED, error(bill().payment("ORD1", "4200001", "1.00").summaryCount(2).text()));
-        assertEquals(StatementError.TRUNCATED, error(bill().payment("ORD1", "4200001", "1.00").noSummary().text()));
+        assertEquals(
+                StatementError.TRUNCATED,
+                error(bill().payment("ORD1", "4200001", "1.00").summaryCount(2).text()));
+        assertEquals(
+                StatementError.TRUNCATED,
+                error(bill().payment("ORD1", "4200001", "1.00").noSummary().text()));
         assertEquals(StatementError.TRUNCATED, error(""));
-        String cut = bill().payment("ORD1", "4200001", "1.00").payment("ORD2", "4200002", "1.00").text();
-        assertEquals(StatementError.TRUNCATED, error(cut.substring(0, cut.indexOf("`2026-01-02", cut.indexOf("ORD1")))));
+        String cut = bill().payment("ORD1", "4200001", "1.00")
+                .payment("ORD2", "4200002", "1.00")
+                .text();
+        assertEquals(
+                StatementError.TRUNCATED, error(cut.substring(0, cut.indexOf("`2026-01-02", cut.indexOf("ORD1")))));
     }
 
     @Test
     void aLineWithAnotherFieldCountIsUnparseable() {
-        assertEquals(StatementError.UNPARSEABLE, error(bill().raw("`2026-01-02 10:00:00,`wx,`10000100").text()));
+        assertEquals(
+                StatementError.UNPARSEABLE,
+                error(bill().raw("`2026-01-02 10:00:00,`wx,`10000100").text()));
         assertEquals(StatementError.UNPARSEABLE, error(bill().raw("no backtick").text()));
         assertEquals(StatementError.UNPARSEABLE, error("<xml><return_code>FAIL</return_code></xml>"));
-        assertEquals(StatementError.UNPARSEABLE,
-                error(bill().line("2026-01-02 10:00:00", "wx", "10000100", "0", "42", "ORD1", "SUCCESS", "1.0.0", "", "", "0", "", "0")
+        assertEquals(
+                StatementError.UNPARSEABLE,
+                error(bill().line(
+                                "2026-01-02 10:00:00",
+                                "wx",
+                                "10000100",
+                                "0",
+                                "42",
+                                "ORD1",
+                                "SUCCESS",
+                                "1.0.0",
+                                "",
+                                "",
+                                "0",
+                                "",
+                                "0")
                         .text()));
-        assertEquals(StatementError.UNPARSEABLE,
-                error(bill().line("2026-01-02T10:00:00", "wx", "10000100", "0", "42", "ORD1", "SUCCESS", "1.00", "", "", "0", "", "0")
+        assertEquals(
+                StatementError.UNPARSEABLE,
+                error(bill().line(
+                                "2026-01-02T10:00:00",
+                                "wx",
+                                "10000100",
+                                "0",
+                                "42",
+                                "ORD1",
+                                "SUCCESS",
+                                "1.00",
+                                "",
+                                "",
+                                "0",
+                                "",
+                                "0")
                         .text()));
         assertEquals(StatementError.UNPARSEABLE, error(bill().text() + "`more\r\n"));
         assertEquals(StatementError.UNPARSEABLE, error(BillFixtures.WECHAT_HEADER.replace("交易状态", "状态") + "\n"));
@@ -117,18 +159,59 @@ class WechatBillReaderTest {
 
     @Test
     void anUnreadableFeeIsNullNotAnError() throws Exception {
-        var lines = read(bill().line("2026-01-02 10:00:00", "wx", "10000100", "0", "42", "ORD1", "SUCCESS", "1.00", "", "", "0", "",
-                "1e5").text());
+        var lines = read(bill().line(
+                        "2026-01-02 10:00:00",
+                        "wx",
+                        "10000100",
+                        "0",
+                        "42",
+                        "ORD1",
+                        "SUCCESS",
+                        "1.00",
+                        "",
+                        "",
+                        "0",
+                        "",
+                        "1e5")
+                .text());
         assertNull(lines.get(0).fee());
     }
 
     @Test
     void anotherDayOrAccountIsRefused() {
-        assertEquals(StatementError.WRONG_DAY,
-                error(bill().line("2026-01-03 00:00:00", "wx", "10000100", "0", "42", "ORD1", "SUCCESS", "1.00", "", "", "0", "", "0")
+        assertEquals(
+                StatementError.WRONG_DAY,
+                error(bill().line(
+                                "2026-01-03 00:00:00",
+                                "wx",
+                                "10000100",
+                                "0",
+                                "42",
+                                "ORD1",
+                                "SUCCESS",
+                                "1.00",
+                                "",
+                                "",
+                                "0",
+                                "",
+                                "0")
                         .text()));
-        assertEquals(StatementError.WRONG_ACCOUNT,
-                error(bill().line("2026-01-02 10:00:00", "wx", "10000999", "0", "42", "ORD1", "SUCCESS", "1.00", "", "", "0", "", "0")
+        assertEquals(
+                StatementError.WRONG_ACCOUNT,
+                error(bill().line(
+                                "2026-01-02 10:00:00",
+                                "wx",
+                                "10000999",
+                                "0",
+                                "42",
+                                "ORD1",
+                                "SUCCESS",
+                                "1.00",
+                                "",
+                                "",
+                                "0",
+                                "",
+                                "0")
                         .text()));
         // a SUCCESS bill (no refund columns) is not an ALL bill
         assertEquals(StatementError.WRONG_ACCOUNT, error(BillFixtures.WECHAT_HEADER.replace("商户退款单号", "x") + "\n"));
@@ -139,15 +222,21 @@ class WechatBillReaderTest {
         byte[] bytes = bill().payment("ORD1", "4200001", "1.00").bytes();
         int i = new String(bytes, StandardCharsets.ISO_8859_1).indexOf("ORD1");
         bytes[i] = (byte) 0xC3;
-        assertEquals(StatementError.UNPARSEABLE, assertThrows(BillProblem.class,
-                () -> WechatBillReader.read(new ByteArrayInputStream(bytes), REQUEST, l -> {})).error());
+        assertEquals(
+                StatementError.UNPARSEABLE,
+                assertThrows(
+                                BillProblem.class,
+                                () -> WechatBillReader.read(new ByteArrayInputStream(bytes), REQUEST, l -> {}))
+                        .error());
     }
 
     @Test
     void aMillionLinesInBoundedMemory() throws Exception {
         int n = 1_000_000;
         String prefix = "\uFEFF" + BillFixtures.WECHAT_HEADER + "\r\n";
-        String detail = bill().payment("ORD00000001", "4200000001202601020000000001", "100.00").text().split("\r\n")[1] + "\r\n";
+        String detail = bill().payment("ORD00000001", "4200000001202601020000000001", "100.00")
+                        .text()
+                        .split("\r\n")[1] + "\r\n";
         String suffix = BillFixtures.WECHAT_SUMMARY + "\r\n`" + n + ",`0,`0,`0,`0,`0,`0\r\n";
         InputStream generated = new InputStream() {
             final byte[] head = prefix.getBytes(StandardCharsets.UTF_8);

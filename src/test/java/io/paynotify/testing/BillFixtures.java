@@ -71,30 +71,129 @@ public final class BillFixtures {
         }
 
         public Wechat payment(String outTradeNo, String transactionId, String yuan, String app, String subMch) {
-            return line(day + " 10:15:30", app, mchId, subMch, transactionId, outTradeNo, "SUCCESS", yuan, "", "", "0.00", "", "0.60000");
+            return line(
+                    day + " 10:15:30",
+                    app,
+                    mchId,
+                    subMch,
+                    transactionId,
+                    outTradeNo,
+                    "SUCCESS",
+                    yuan,
+                    "",
+                    "",
+                    "0.00",
+                    "",
+                    "0.60000");
         }
 
         public Wechat revoked(String outTradeNo, String transactionId, String yuan) {
-            return line(day + " 11:00:00", appId, mchId, "0", transactionId, outTradeNo, "REVOKED", yuan, "", "", "0.00", "", "0.00000");
+            return line(
+                    day + " 11:00:00",
+                    appId,
+                    mchId,
+                    "0",
+                    transactionId,
+                    outTradeNo,
+                    "REVOKED",
+                    yuan,
+                    "",
+                    "",
+                    "0.00",
+                    "",
+                    "0.00000");
         }
 
         public Wechat refund(String outTradeNo, String transactionId, String outRefundNo, String yuan, String status) {
-            return line(day + " 18:40:02", appId, mchId, "0", transactionId, outTradeNo, "REFUND", "0.00", "5000000001" + outRefundNo,
-                    outRefundNo, yuan, status, "-0.18000");
+            return line(
+                    day + " 18:40:02",
+                    appId,
+                    mchId,
+                    "0",
+                    transactionId,
+                    outTradeNo,
+                    "REFUND",
+                    "0.00",
+                    "5000000001" + outRefundNo,
+                    outRefundNo,
+                    yuan,
+                    status,
+                    "-0.18000");
         }
 
         /** A line with every field chosen. */
-        public Wechat line(String time, String app, String mch, String subMch, String transactionId, String outTradeNo, String state,
-                String amount, String refundId, String outRefundNo, String refundAmount, String refundStatus, String fee) {
+        public Wechat line(
+                String time,
+                String app,
+                String mch,
+                String subMch,
+                String transactionId,
+                String outTradeNo,
+                String state,
+                String amount,
+                String refundId,
+                String outRefundNo,
+                String refundAmount,
+                String refundStatus,
+                String fee) {
             String l;
             if (old) {
-                l = String.join(",`", time, app, mch, subMch, "", transactionId, outTradeNo, "oUser", "JSAPI", state, "OTHERS", "CNY",
-                        amount, "0.00", refundId, outRefundNo, refundAmount, "0.00", refundId.isEmpty() ? "" : "ORIGINAL", refundStatus,
-                        "Item, with comma", "", fee, "0.60%");
+                l = String.join(
+                        ",`",
+                        time,
+                        app,
+                        mch,
+                        subMch,
+                        "",
+                        transactionId,
+                        outTradeNo,
+                        "oUser",
+                        "JSAPI",
+                        state,
+                        "OTHERS",
+                        "CNY",
+                        amount,
+                        "0.00",
+                        refundId,
+                        outRefundNo,
+                        refundAmount,
+                        "0.00",
+                        refundId.isEmpty() ? "" : "ORIGINAL",
+                        refundStatus,
+                        "Item, with comma",
+                        "",
+                        fee,
+                        "0.60%");
             } else {
-                l = String.join(",`", time, app, mch, subMch, "", transactionId, outTradeNo, "oUser", "JSAPI", state, "OTHERS", "CNY",
-                        amount, "0.00", refundId, outRefundNo, refundAmount, "0.00", refundId.isEmpty() ? "" : "ORIGINAL", refundStatus,
-                        "Item, with comma", "", fee, "0.60%", state.equals("REFUND") ? "0.00" : amount, refundAmount, "");
+                l = String.join(
+                        ",`",
+                        time,
+                        app,
+                        mch,
+                        subMch,
+                        "",
+                        transactionId,
+                        outTradeNo,
+                        "oUser",
+                        "JSAPI",
+                        state,
+                        "OTHERS",
+                        "CNY",
+                        amount,
+                        "0.00",
+                        refundId,
+                        outRefundNo,
+                        refundAmount,
+                        "0.00",
+                        refundId.isEmpty() ? "" : "ORIGINAL",
+                        refundStatus,
+                        "Item, with comma",
+                        "",
+                        fee,
+                        "0.60%",
+                        state.equals("REFUND") ? "0.00" : amount,
+                        refundAmount,
+                        "");
             }
             lines.add("`" + l);
             return this;
@@ -107,12 +206,16 @@ public final class BillFixtures {
         }
 
         public String text() {
-            var sb = new StringBuilder("\uFEFF").append(old ? WECHAT_OLD_HEADER : WECHAT_HEADER).append("\r\n");
+            var sb = new StringBuilder("\uFEFF")
+                    .append(old ? WECHAT_OLD_HEADER : WECHAT_HEADER)
+                    .append("\r\n");
             lines.forEach(l -> sb.append(l).append("\r\n"));
             if (!noSummary) {
                 sb.append(WECHAT_SUMMARY).append("\r\n");
-                sb.append('`').append(summaryCount == null ? lines.size() : summaryCount)
-                        .append(",`0.00,`0.00,`0.00,`0.00000,`0.00,`0.00").append("\r\n");
+                sb.append('`')
+                        .append(summaryCount == null ? lines.size() : summaryCount)
+                        .append(",`0.00,`0.00,`0.00,`0.00000,`0.00,`0.00")
+                        .append("\r\n");
             }
             return sb.toString();
         }
@@ -146,14 +249,17 @@ public final class BillFixtures {
 
         public Alipay payment(String outTradeNo, String tradeNo, String yuan) {
             lines.add(tradeNo + "\t," + outTradeNo + "\t,交易,Test item,\"" + day + " 10:15:20\"," + day
-                    + " 10:15:30,,,,,buy***@example.com," + yuan + "," + yuan + ",0.00,0.00,0.00,0.00,0.00,,0.00,0.00,,-0.60,0.00,");
+                    + " 10:15:30,,,,,buy***@example.com," + yuan + "," + yuan
+                    + ",0.00,0.00,0.00,0.00,0.00,,0.00,0.00,,-0.60,0.00,");
             return this;
         }
 
         public Alipay refund(String outTradeNo, String tradeNo, String requestNo, String yuan) {
-            lines.add(tradeNo + "\t," + outTradeNo + "\t,退款,\"Item, with comma\"," + day.minusDays(1) + " 09:00:00," + day
-                    + " 18:40:02,,,,,buy***@example.com,-" + yuan + ",-" + yuan + ",0.00,0.00,0.00,0.00,0.00,,0.00,0.00," + requestNo
-                    + "\t,0.18,0.00,");
+            lines.add(
+                    tradeNo + "\t," + outTradeNo + "\t,退款,\"Item, with comma\"," + day.minusDays(1) + " 09:00:00," + day
+                            + " 18:40:02,,,,,buy***@example.com,-" + yuan + ",-" + yuan
+                            + ",0.00,0.00,0.00,0.00,0.00,,0.00,0.00," + requestNo
+                            + "\t,0.18,0.00,");
             return this;
         }
 
@@ -191,8 +297,11 @@ public final class BillFixtures {
         public String csv() {
             var sb = new StringBuilder();
             sb.append("#支付宝业务明细查询\r\n#账号：[").append(account).append("]\r\n");
-            sb.append("#起始日期：[").append(startDate.format(DateTimeFormatter.ofPattern("yyyy年MM月dd日"))).append(" 00:00:00]   终止日期：[")
-                    .append(startDate.plusDays(1).format(DateTimeFormatter.ofPattern("yyyy年MM月dd日"))).append(" 00:00:00]\r\n");
+            sb.append("#起始日期：[")
+                    .append(startDate.format(DateTimeFormatter.ofPattern("yyyy年MM月dd日")))
+                    .append(" 00:00:00]   终止日期：[")
+                    .append(startDate.plusDays(1).format(DateTimeFormatter.ofPattern("yyyy年MM月dd日")))
+                    .append(" 00:00:00]\r\n");
             sb.append("#-----------------------------------------业务明细列表----------------------------------------\r\n");
             sb.append(ALIPAY_HEADER).append("\r\n");
             lines.forEach(l -> sb.append(l).append("\r\n"));
@@ -200,7 +309,10 @@ public final class BillFixtures {
                 long p = lines.stream().filter(l -> l.contains(",交易,")).count();
                 long r = lines.stream().filter(l -> l.contains(",退款,")).count();
                 sb.append("#-----------------------------------------业务明细列表结束------------------------------------\r\n");
-                sb.append("#交易合计：").append(payments == null ? p : payments).append("笔，退款合计：").append(refunds == null ? r : refunds)
+                sb.append("#交易合计：")
+                        .append(payments == null ? p : payments)
+                        .append("笔，退款合计：")
+                        .append(refunds == null ? r : refunds)
                         .append("笔\r\n");
                 sb.append("#导出时间：[").append(day.plusDays(1)).append(" 09:00:00]\r\n");
             }

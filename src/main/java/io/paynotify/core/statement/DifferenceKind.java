@@ -26,8 +26,11 @@ public enum DifferenceKind {
 
     /** Whether money is at stake at once: the alert fires as soon as one is OPEN (else after 3 days). */
     public boolean urgent() {
-        return this == UNKNOWN_ORDER || this == MISSING_LOCALLY || this == AMOUNT_MISMATCH
-                || this == TRANSACTION_MISMATCH || this == ACCOUNT_MISMATCH;
+        return this == UNKNOWN_ORDER
+                || this == MISSING_LOCALLY
+                || this == AMOUNT_MISMATCH
+                || this == TRANSACTION_MISMATCH
+                || this == ACCOUNT_MISMATCH;
     }
 
     /** The order attention reason a new OPEN difference adds: {@code STATEMENT_<kind>}. */

@@ -17,6 +17,11 @@ public enum StatementError {
 
     /** Whether a fetch that ended with this error is tried again every {@code paynotify.statements.retry}. */
     public boolean retried() {
-        return this == NOT_READY || this == HTTP || this == TIMEOUT || this == PROVIDER || this == HASH || this == TRUNCATED;
+        return this == NOT_READY
+                || this == HTTP
+                || this == TIMEOUT
+                || this == PROVIDER
+                || this == HASH
+                || this == TRUNCATED;
     }
 }

@@ -40,7 +40,8 @@ public final class AlipayBillReader {
     static final String DETAIL_SUFFIX = "业务明细.csv";
     static final String SUMMARY_SUFFIX = "业务明细(汇总).csv";
 
-    private static final Pattern START_DATE = Pattern.compile("起始日期[：:]\\s*\\[([0-9]{4})年([0-9]{2})月([0-9]{2})日 00:00:00\\]");
+    private static final Pattern START_DATE =
+            Pattern.compile("起始日期[：:]\\s*\\[([0-9]{4})年([0-9]{2})月([0-9]{2})日 00:00:00\\]");
     private static final Pattern ACCOUNT = Pattern.compile("账号[：:]\\s*\\[([0-9]+)\\]");
     private static final Pattern PAYMENTS = Pattern.compile("交易合计[：:]\\s*([0-9]{1,10})\\s*笔");
     private static final Pattern REFUNDS = Pattern.compile("退款合计[：:]\\s*([0-9]{1,10})\\s*笔");
@@ -119,13 +120,17 @@ public final class AlipayBillReader {
                 Matcher start = START_DATE.matcher(line);
                 if (start.find()) {
                     LocalDate d = LocalDate.of(
-                            Integer.parseInt(start.group(1)), Integer.parseInt(start.group(2)), Integer.parseInt(start.group(3)));
+                            Integer.parseInt(start.group(1)),
+                            Integer.parseInt(start.group(2)),
+                            Integer.parseInt(start.group(3)));
                     if (!d.equals(request.billDate())) {
                         throw new BillProblem(StatementError.WRONG_DAY, "起始日期 is another day");
                     }
                 }
                 Matcher account = ACCOUNT.matcher(line);
-                if (request.account() != null && account.find() && !account.group(1).startsWith(request.account())) {
+                if (request.account() != null
+                        && account.find()
+                        && !account.group(1).startsWith(request.account())) {
                     throw new BillProblem(StatementError.WRONG_ACCOUNT, "账号 is another account");
                 }
                 Matcher p = PAYMENTS.matcher(line);
@@ -142,7 +147,8 @@ public final class AlipayBillReader {
                 continue;
             }
             if (ended) {
-                throw new BillProblem(StatementError.UNPARSEABLE, "line " + lines.lineNumber() + " after the end of the details");
+                throw new BillProblem(
+                        StatementError.UNPARSEABLE, "line " + lines.lineNumber() + " after the end of the details");
             }
             List<String> fields = fields(line, lines.lineNumber());
             if (columns == null) {
@@ -150,8 +156,10 @@ public final class AlipayBillReader {
                 continue;
             }
             if (fields.size() != columns.count) {
-                throw new BillProblem(StatementError.UNPARSEABLE,
-                        "line " + lines.lineNumber() + " has " + fields.size() + " fields, the header " + columns.count);
+                throw new BillProblem(
+                        StatementError.UNPARSEABLE,
+                        "line " + lines.lineNumber() + " has " + fields.size() + " fields, the header "
+                                + columns.count);
             }
             BillLine l = columns.line(fields, lines.lineNumber());
             if (l.type() == LineType.PAYMENT) {
@@ -165,7 +173,8 @@ public final class AlipayBillReader {
             throw new BillProblem(StatementError.TRUNCATED, "no end of the details with its totals");
         }
         if (paymentTotal != payments || refundTotal != refunds) {
-            throw new BillProblem(StatementError.TRUNCATED,
+            throw new BillProblem(
+                    StatementError.TRUNCATED,
                     "交易合计 " + paymentTotal + "/" + payments + ", 退款合计 " + refundTotal + "/" + refunds);
         }
         if (columns == null) {
@@ -208,7 +217,8 @@ public final class AlipayBillReader {
                 while (j < n && line.charAt(j) != ',') {
                     char c = line.charAt(j++);
                     if (c != ' ' && c != '\t') {
-                        throw new BillProblem(StatementError.UNPARSEABLE, "line " + lineNumber + ": text after a quoted field");
+                        throw new BillProblem(
+                                StatementError.UNPARSEABLE, "line " + lineNumber + ": text after a quoted field");
                     }
                 }
                 out.add(trim(sb.toString()));
@@ -292,7 +302,8 @@ public final class AlipayBillReader {
                     throw new BillProblem(StatementError.UNPARSEABLE, "line " + lineNumber + ": no 商户订单号");
                 }
             }
-            String refund = t == LineType.REFUND && refundNo >= 0 && !f.get(refundNo).isEmpty() ? f.get(refundNo) : null;
+            String refund =
+                    t == LineType.REFUND && refundNo >= 0 && !f.get(refundNo).isEmpty() ? f.get(refundNo) : null;
             LocalDateTime at = null;
             if (finished >= 0) {
                 var instant = AlipayFormats.time(f.get(finished));

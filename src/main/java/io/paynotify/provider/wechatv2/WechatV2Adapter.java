@@ -208,8 +208,7 @@ public class WechatV2Adapter implements NotifyAdapter {
     static SubMerchant subMerchant(Map<String, String> f) {
         String subMchId = f.get("sub_mch_id");
         String subAppId = f.get("sub_appid");
-        return new SubMerchant(
-                Fields.present(subMchId) ? subMchId : null, Fields.present(subAppId) ? subAppId : null);
+        return new SubMerchant(Fields.present(subMchId) ? subMchId : null, Fields.present(subAppId) ? subAppId : null);
     }
 
     private static Map<String, String> parse(byte[] body, String root) throws NotifyRejection {

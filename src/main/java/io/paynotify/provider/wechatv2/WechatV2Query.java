@@ -198,9 +198,7 @@ public class WechatV2Query implements OrderQuery {
                 // a partner answer's mch_id/appid are the provider's (step a), its sub_mch_id (and sub_appid) must
                 // be the order's (step b; an answer naming none matches no order)
                 .accountMismatch(
-                        partner
-                                ? WechatV2Adapter.partnerMismatch(keys, f)
-                                : WechatV2Adapter.accountMismatch(keys, f))
+                        partner ? WechatV2Adapter.partnerMismatch(keys, f) : WechatV2Adapter.accountMismatch(keys, f))
                 .subMerchant(partner ? WechatV2Adapter.subMerchant(f) : null)
                 .build();
         return QueryAnswer.recorded(result, n);

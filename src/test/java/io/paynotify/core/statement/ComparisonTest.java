@@ -16,11 +16,13 @@ import org.junit.jupiter.api.Test;
 class ComparisonTest {
 
     static BillLine payment(String sub, String tx, long amount) {
-        return new BillLine(LineType.PAYMENT, "ORD1", tx, null, amount, null, LocalDateTime.now(), "wx", sub, "SUCCESS");
+        return new BillLine(
+                LineType.PAYMENT, "ORD1", tx, null, amount, null, LocalDateTime.now(), "wx", sub, "SUCCESS");
     }
 
     static BillLine refund(String status, long amount) {
-        return new BillLine(LineType.REFUND, "ORD1", "42", "RF1", amount, null, LocalDateTime.now(), "wx", null, status);
+        return new BillLine(
+                LineType.REFUND, "ORD1", "42", "RF1", amount, null, LocalDateTime.now(), "wx", null, status);
     }
 
     @Test
@@ -28,15 +30,18 @@ class ComparisonTest {
         var paid = new LedgerOrder(OrderState.SUCCESS, 100, "42", "SUB_A");
         assertEquals(DifferenceKind.UNKNOWN_ORDER, Comparison.payment(payment("SUB_A", "42", 100), null, true));
         assertEquals(DifferenceKind.ACCOUNT_MISMATCH, Comparison.payment(payment("SUB_B", "43", 1), paid, true));
-        assertEquals(DifferenceKind.MISSING_LOCALLY,
-                Comparison.payment(payment(null, "43", 1), new LedgerOrder(OrderState.PENDING, 100, null, null), false));
-        assertEquals(DifferenceKind.MISSING_LOCALLY,
+        assertEquals(
+                DifferenceKind.MISSING_LOCALLY,
+                Comparison.payment(
+                        payment(null, "43", 1), new LedgerOrder(OrderState.PENDING, 100, null, null), false));
+        assertEquals(
+                DifferenceKind.MISSING_LOCALLY,
                 Comparison.payment(payment(null, "43", 1), new LedgerOrder(OrderState.CLOSED, 100, null, null), false));
         assertEquals(DifferenceKind.TRANSACTION_MISMATCH, Comparison.payment(payment("SUB_A", "43", 1), paid, true));
         assertEquals(DifferenceKind.AMOUNT_MISMATCH, Comparison.payment(payment("SUB_A", "42", 1), paid, true));
         assertNull(Comparison.payment(payment("SUB_A", "42", 100), paid, true));
-        assertNull(Comparison.payment(payment(null, "42", 100),
-                new LedgerOrder(OrderState.PARTIALLY_REFUNDED, 100, "42", null), false));
+        assertNull(Comparison.payment(
+                payment(null, "42", 100), new LedgerOrder(OrderState.PARTIALLY_REFUNDED, 100, "42", null), false));
     }
 
     @Test
@@ -71,9 +76,15 @@ class ComparisonTest {
     @Test
     void totalsCountForeignLinesApart() {
         var t = new StatementTotals();
-        t.add(new BillLine(LineType.PAYMENT, "A", "1", null, 100, new BigDecimal("0.60000"), null, null, null, "交易"), false);
-        t.add(new BillLine(LineType.REFUND, "A", "1", "R", 30, new BigDecimal("-0.18000"), null, null, null, "退款"), false);
-        t.add(new BillLine(LineType.PAYMENT, "B", "2", null, 7, new BigDecimal("0.00001"), null, null, null, "交易"), true);
+        t.add(
+                new BillLine(LineType.PAYMENT, "A", "1", null, 100, new BigDecimal("0.60000"), null, null, null, "交易"),
+                false);
+        t.add(
+                new BillLine(LineType.REFUND, "A", "1", "R", 30, new BigDecimal("-0.18000"), null, null, null, "退款"),
+                false);
+        t.add(
+                new BillLine(LineType.PAYMENT, "B", "2", null, 7, new BigDecimal("0.00001"), null, null, null, "交易"),
+                true);
         assertEquals(1, t.paymentCount);
         assertEquals(100, t.paymentAmount);
         assertEquals(30, t.refundAmount);
@@ -89,8 +100,14 @@ class ComparisonTest {
         assertEquals(List.of(d, d.plusDays(1), d.plusDays(2)), Windows.refundWindow(d, 2));
         // every payment day whose window holds the reconciled day, and no other
         for (LocalDate p : Windows.range(d.minusDays(10), d.plusDays(10))) {
-            assertEquals(Windows.paymentWindow(p, 2).contains(d), Windows.paymentDaysDependingOn(d, 2).contains(p), p.toString());
-            assertEquals(Windows.refundWindow(p, 2).contains(d), Windows.refundDaysDependingOn(d, 2).contains(p), p.toString());
+            assertEquals(
+                    Windows.paymentWindow(p, 2).contains(d),
+                    Windows.paymentDaysDependingOn(d, 2).contains(p),
+                    p.toString());
+            assertEquals(
+                    Windows.refundWindow(p, 2).contains(d),
+                    Windows.refundDaysDependingOn(d, 2).contains(p),
+                    p.toString());
         }
         assertEquals(d, Windows.day(Windows.start(d)));
         assertEquals(d.minusDays(1), Windows.day(Windows.start(d).minusSeconds(1)));

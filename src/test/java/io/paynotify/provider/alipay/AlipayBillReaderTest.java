@@ -41,8 +41,11 @@ class AlipayBillReaderTest {
 
     @Test
     void readsTheDetailEntryByColumnName() throws Exception {
-        var lines = read(bill().payment("ORD1", "2026010222001400000000000001", "100.00")
-                .refund("ORD0", "2026010122001400000000000007", "RF1", "30.00").zip(), ACCOUNT);
+        var lines = read(
+                bill().payment("ORD1", "2026010222001400000000000001", "100.00")
+                        .refund("ORD0", "2026010122001400000000000007", "RF1", "30.00")
+                        .zip(),
+                ACCOUNT);
         assertEquals(2, lines.size());
         BillLine p = lines.get(0);
         assertEquals(LineType.PAYMENT, p.type());
@@ -61,30 +64,45 @@ class AlipayBillReaderTest {
     @Test
     void theAccountIsOnlyCheckedWhenTheChannelNamesOne() throws Exception {
         assertEquals(1, read(bill().payment("ORD1", "1", "1.00").zip(), null).size());
-        assertEquals(StatementError.WRONG_ACCOUNT,
-                assertThrows(BillProblem.class, () -> read(bill().zip(), "2088999999999999")).error());
+        assertEquals(
+                StatementError.WRONG_ACCOUNT,
+                assertThrows(BillProblem.class, () -> read(bill().zip(), "2088999999999999"))
+                        .error());
     }
 
     @Test
     void totalsThatDisagreeOrAMissingEndAreTruncated() {
-        assertEquals(StatementError.TRUNCATED, error(bill().payment("ORD1", "1", "1.00").totals(2, 0).zip()));
-        assertEquals(StatementError.TRUNCATED, error(bill().payment("ORD1", "1", "1.00").totals(1, 1).zip()));
-        assertEquals(StatementError.TRUNCATED, error(bill().payment("ORD1", "1", "1.00").noEnd().zip()));
+        assertEquals(
+                StatementError.TRUNCATED,
+                error(bill().payment("ORD1", "1", "1.00").totals(2, 0).zip()));
+        assertEquals(
+                StatementError.TRUNCATED,
+                error(bill().payment("ORD1", "1", "1.00").totals(1, 1).zip()));
+        assertEquals(
+                StatementError.TRUNCATED,
+                error(bill().payment("ORD1", "1", "1.00").noEnd().zip()));
     }
 
     @Test
     void anotherDayIsRefused() {
-        assertEquals(StatementError.WRONG_DAY, error(bill().startDate(DAY.minusDays(1)).zip()));
-        assertEquals(StatementError.WRONG_DAY, error(bill().entryName(ACCOUNT + "_20260101_业务明细.csv").zip()));
+        assertEquals(
+                StatementError.WRONG_DAY,
+                error(bill().startDate(DAY.minusDays(1)).zip()));
+        assertEquals(
+                StatementError.WRONG_DAY,
+                error(bill().entryName(ACCOUNT + "_20260101_业务明细.csv").zip()));
     }
 
     @Test
     void notExactlyOneDetailEntryOrNotAZipIsUnparseable() {
         assertEquals(StatementError.UNPARSEABLE, error(bill().twoDetails().zip()));
-        assertEquals(StatementError.UNPARSEABLE, error(bill().entryName("20260102_other.csv").zip()));
+        assertEquals(
+                StatementError.UNPARSEABLE,
+                error(bill().entryName("20260102_other.csv").zip()));
         assertEquals(StatementError.UNPARSEABLE, error("not a zip".getBytes()));
         assertEquals(StatementError.UNPARSEABLE, error(bill().raw("1,2,3").zip()));
-        assertEquals(StatementError.UNPARSEABLE, error(bill().raw("\"unclosed,交易").zip()));
+        assertEquals(
+                StatementError.UNPARSEABLE, error(bill().raw("\"unclosed,交易").zip()));
     }
 
     @Test

@@ -99,7 +99,8 @@ class WechatV2PartnerTest {
     void aDirectChannelRefusesAPartnerShapedNotice() {
         // signed with the direct channel's own key, so that only the sub_* fields differ
         var direct = WechatV2Fixtures.payment(newOrderNo(), newTxn(), 100);
-        VerifiedNotification v = accepted(direct.with("sub_mch_id", TestChannels.SUB_A).md5());
+        VerifiedNotification v =
+                accepted(direct.with("sub_mch_id", TestChannels.SUB_A).md5());
         assertTrue(v.accountMismatch());
         assertNull(v.subMerchant(), "a direct channel has no step b");
         assertTrue(accepted(direct.with("sub_appid", "wxsubapp00000001").md5()).accountMismatch());
@@ -121,7 +122,6 @@ class WechatV2PartnerTest {
         assertFalse(other.accountMismatch());
         assertNull(other.subMerchant());
         // encrypted with a direct channel's key, it does not decrypt
-        assertRefused(
-                Kind.UNAUTHENTICATED, SP, WechatV2Fixtures.refundBody(info, TestChannels.WX_KEY));
+        assertRefused(Kind.UNAUTHENTICATED, SP, WechatV2Fixtures.refundBody(info, TestChannels.WX_KEY));
     }
 }

@@ -117,8 +117,7 @@ class WechatV3PartnerTest {
     @ValueSource(strings = {"sp_mchid", "sub_mchid"})
     void aRefundWithoutSpMchidOrSubMchidIs400(String field) {
         String no = WechatV3Unit.newOrderNo();
-        Map<String, Object> r =
-                WechatV3Fixtures.partnerRefund(no, WechatV3Unit.txnId(no), 100, 40, TestChannels.SUB_A);
+        Map<String, Object> r = WechatV3Fixtures.partnerRefund(no, WechatV3Unit.txnId(no), 100, 40, TestChannels.SUB_A);
         r.remove(field);
         assertRefused(Kind.BAD_REQUEST, Cause.MISSING_FIELD, TestChannels.WX3_SP, partner("REFUND.SUCCESS", r));
     }
@@ -152,8 +151,7 @@ class WechatV3PartnerTest {
     @Test
     void aRefundIsCheckedOnSpMchidAndOnSpAppidOnlyWhereItCarriesOne() {
         String no = WechatV3Unit.newOrderNo();
-        Map<String, Object> r =
-                WechatV3Fixtures.partnerRefund(no, WechatV3Unit.txnId(no), 100, 40, TestChannels.SUB_A);
+        Map<String, Object> r = WechatV3Fixtures.partnerRefund(no, WechatV3Unit.txnId(no), 100, 40, TestChannels.SUB_A);
         r.put("sp_mchid", "1900000999");
         assertTrue(accepted(partner("REFUND.SUCCESS", r)).accountMismatch());
         r.put("sp_mchid", TestChannels.WX3_SP_MCH);
@@ -179,7 +177,8 @@ class WechatV3PartnerTest {
     void aDirectChannelRefusesAPartnerShapedNotice() throws NotifyRejection {
         String no = WechatV3Unit.newOrderNo();
         // sealed and signed with the direct channel's own keys, so that only its shape differs
-        Map<String, Object> r = WechatV3Fixtures.partnerTransaction(no, WechatV3Unit.txnId(no), 100, TestChannels.SUB_A);
+        Map<String, Object> r =
+                WechatV3Fixtures.partnerTransaction(no, WechatV3Unit.txnId(no), 100, TestChannels.SUB_A);
         Delivery withoutMchid = WechatV3Unit.signedResource("TRANSACTION.SUCCESS", r);
         // without the direct mode's mchid/appid: a missing required field (400), before any ids check
         assertRefused(Kind.BAD_REQUEST, Cause.MISSING_FIELD, TestChannels.WX3, withoutMchid);
@@ -206,8 +205,8 @@ class WechatV3PartnerTest {
     @Test
     void theServiceProvidersPlatformKeyIsTheOnlyOneThatVerifies() {
         String no = WechatV3Unit.newOrderNo();
-        byte[] body = WechatV3Fixtures.partnerBody("TRANSACTION.SUCCESS", payment(no))
-                .getBytes(StandardCharsets.UTF_8);
+        byte[] body =
+                WechatV3Fixtures.partnerBody("TRANSACTION.SUCCESS", payment(no)).getBytes(StandardCharsets.UTF_8);
         Delivery byAnother =
                 WechatV3Fixtures.signed(body, TestKeys.WECHAT_V3_CERT, TestChannels.WX3_SP_PUBKEY_ID, WechatV3Unit.NOW);
         assertRefused(Kind.UNAUTHENTICATED, Cause.SIGNATURE, TestChannels.WX3_SP, byAnother);
