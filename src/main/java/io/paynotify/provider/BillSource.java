@@ -39,8 +39,7 @@ public interface BillSource {
      * @throws BillProblem {@code UNPARSEABLE}, {@code TRUNCATED}, {@code TOO_LARGE}, {@code HASH} (v3: the gunzipped
      *     file's SHA-1 differs from {@code expectedSha1}), {@code WRONG_DAY} or {@code WRONG_ACCOUNT}
      */
-    void read(Channel channel, Path file, BillRequest request, String expectedSha1, BillSink sink)
-            throws BillProblem;
+    void read(Channel channel, Path file, BillRequest request, String expectedSha1, BillSink sink) throws BillProblem;
 
     /** What a fetch gave. */
     sealed interface Fetch {
