@@ -1,6 +1,7 @@
 package io.paynotify.reconcile;
 
 import io.paynotify.concurrent.DaemonThreads;
+import io.paynotify.config.AccountMode;
 import io.paynotify.config.Channel;
 import io.paynotify.config.ChannelRegistry;
 import io.paynotify.core.notify.Provider;
@@ -103,7 +104,24 @@ public class ActiveQuery {
     }
 
     void onStart(@Observes StartupEvent event) {
+        registerCredentialGauges();
         start();
+    }
+
+    /**
+     * {@code paynotify_isv_tokens_invalid{channel}} for every ISV channel (docs/api.md "Account modes"), read from its
+     * provider's query at each scrape: zero on a channel that does not query (its tokens are never sent, so never
+     * checked).
+     */
+    void registerCredentialGauges() {
+        for (Channel c : registry.channels().values()) {
+            if (c.mode() != AccountMode.ISV) {
+                continue;
+            }
+            OrderQuery q = queries.get(c.provider());
+            boolean checked = q != null && c.keys().queryEnabled();
+            metrics.isvTokensInvalid(c.name(), () -> checked ? q.failedCredentials(c) : 0);
+        }
     }
 
     void onStop(@Observes ShutdownEvent event) {
