@@ -3,6 +3,7 @@ package io.paynotify.testing;
 import io.paynotify.config.Channel;
 import io.paynotify.config.ChannelRegistry;
 import io.paynotify.config.PaynotifyConfig;
+import io.paynotify.simulator.sign.AlipayPki;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
@@ -130,6 +131,31 @@ public final class TestChannels {
     public static final String ALI_ISV = "ali-isv";
 
     public static final String ALI_ISV_APPID = "2021000000000900";
+
+    /**
+     * An Alipay channel in public-key-certificate mode (docs/api.md "Account modes"), not query-enabled: its chains
+     * are checked at start and its certificates' expiry exported ({@code paynotify_certificate_expiry_seconds}).
+     */
+    public static final String ALI_CERT = "ali-cert";
+
+    public static final String ALI_CERT_APPID = "2021000000000950";
+
+    /** The certificates of {@link #ALI_CERT}: Alipay's key is {@link TestKeys#ALIPAY}, the app's {@link TestKeys#ALIPAY_APP}. */
+    public static AlipayPki aliCertPki() {
+        synchronized (TestChannels.class) {
+            if (aliCertPki == null) {
+                aliCertPki = AlipayPki.issue(
+                        ALI_CERT_APPID,
+                        TestKeys.pair(TestKeys.ALIPAY_APP).getPublic(),
+                        TestKeys.pair(TestKeys.ALIPAY).getPublic(),
+                        java.time.Instant.now(),
+                        5);
+            }
+            return aliCertPki;
+        }
+    }
+
+    private static AlipayPki aliCertPki;
 
     /** Two sub-merchants of the WeChat service provider (sub_mch_id / sub_mchid). */
     public static final String SUB_A = "1900000901";
@@ -259,6 +285,12 @@ public final class TestChannels {
         put(c, ALI_ISV, "mode", "isv");
         put(c, ALI_ISV, "app-id", ALI_ISV_APPID);
         put(c, ALI_ISV, "alipay-public-key", TestKeys.publicBase64(TestKeys.ALIPAY));
+        AlipayPki pki = aliCertPki();
+        put(c, ALI_CERT, "provider", "ALIPAY");
+        put(c, ALI_CERT, "app-id", ALI_CERT_APPID);
+        put(c, ALI_CERT, "alipay-public-key", pki.alipayPem());
+        put(c, ALI_CERT, "alipay-root-cert", pki.rootPem());
+        put(c, ALI_CERT, "app-cert", pki.appPem());
         String spChannels = WX_SP + "," + WX3_SP + "," + ALI_ISV;
         c.put("paynotify.clients.\"" + CLIENT_SP + "\".secret", CLIENT_SP_SECRET);
         c.put("paynotify.clients.\"" + CLIENT_SP + "\".channels", spChannels);
