@@ -109,6 +109,36 @@ class IsvTokenQueryTest {
         assertEquals(3.0, invalid());
     }
 
+    @Test
+    void theLogNamesTheChannelAndMerchantOfEachFailedTokenAndNeverATokenItself() {
+        String no = order(IsvGateway.MISFILED);
+        admin().post("/admin/orders/" + CHANNEL + "/" + no + "/query").then().statusCode(200);
+        String log = Awaitility.await("the query's log line")
+                .atMost(WAIT)
+                .until(
+                        IsvTokenQueryTest::readLog,
+                        l -> l.contains("error=CREDENTIALS reason=not queried: auth_app_id=" + IsvGateway.MISFILED));
+        assertTrue(
+                log.lines()
+                        .anyMatch(l -> l.contains("app_auth_token check channel=" + CHANNEL + " auth_app_id="
+                                        + IsvGateway.MISFILED + " result=REFUSED")
+                                && l.contains("another auth_app_id")),
+                "the start-time check's refusal, with channel and auth_app_id");
+        for (String token : IsvGateway.TOKENS.values()) {
+            assertFalse(log.contains(token), "a token in the log");
+        }
+    }
+
+    /** The test runs' log file ({@code %test.quarkus.log.file.path}). */
+    static String readLog() {
+        try {
+            java.nio.file.Path file = java.nio.file.Path.of("target/paynotify-test.log");
+            return java.nio.file.Files.exists(file) ? java.nio.file.Files.readString(file) : "";
+        } catch (java.io.IOException e) {
+            return "";
+        }
+    }
+
     private static List<Map<String, String>> queriesOf(String no) {
         return IsvGateway.tradeQueries().stream()
                 .filter(p -> p.get("biz_content").contains("\"" + no + "\""))
