@@ -115,7 +115,12 @@ class AlipayTokensTest {
         tokenAnswers.put(
                 TOKENS.get(UNVERIFIABLE),
                 t -> signed(AlipayTokens.METHOD, tokenResponse("valid", UNVERIFIABLE), TestKeys.STRANGER));
-        gateway.answer(r -> {
+        gateway.answer(handlerOf());
+    }
+
+    /** Records each request and answers it: a token check from {@link #tokenAnswers}, a trade query paid. */
+    Function<FakeGateway.Request, Reply> handlerOf() {
+        return r -> {
             Map<String, String> p = form(r.bodyText());
             sent.add(p);
             if (AlipayTokens.METHOD.equals(p.get("method"))) {
@@ -124,7 +129,7 @@ class AlipayTokensTest {
                         200, "text/html;charset=utf-8", tokenAnswers.get(token).apply(token));
             }
             return Reply.of(200, "text/html;charset=utf-8", signed(AlipayQuery.METHOD, tradeResponse()));
-        });
+        };
     }
 
     @AfterEach
@@ -377,6 +382,44 @@ class AlipayTokensTest {
         assertEquals(
                 AlipayTokenCheck.Status.UNANSWERED,
                 checkOnce(certChannel, MISFILED).status());
+    }
+
+    @Test
+    void theStartChecksEveryTokenInTheBackgroundWithoutWaitingForTheGateway() {
+        var registry = QueryChannels.registry(QueryChannels.alipayIsv(gateway.url() + "/gateway.do", TOKENS));
+        Channel swept = registry.channel(QueryChannels.ALI_ISV).orElseThrow();
+        QueryHttp http = new QueryHttp(Duration.ofSeconds(2), 8192);
+        var started = new AlipayTokens(clock, http, new AlipayCertStore(), registry);
+        CountDownLatch release = new CountDownLatch(1);
+        Function<FakeGateway.Request, Reply> answering = handlerOf();
+        gateway.answer(r -> {
+            try {
+                release.await(5, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+            return answering.apply(r);
+        });
+        try {
+            long t0 = System.nanoTime();
+            started.start();
+            assertTrue(
+                    System.nanoTime() - t0 < TimeUnit.SECONDS.toNanos(1),
+                    "the start does not wait for a gateway that has not answered");
+            org.awaitility.Awaitility.await().atMost(Duration.ofSeconds(5)).until(() -> gateway.last() != null);
+            assertEquals(0, started.failed(swept), "nothing decided while the first check waits");
+            release.countDown();
+            org.awaitility.Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() -> sent(AlipayTokens.METHOD).size() == TOKENS.size() && started.failed(swept) == 3);
+            assertEquals(
+                    AlipayTokenCheck.Status.CONFIRMED,
+                    started.state(swept, GOOD).status());
+            assertTrue(sent(AlipayQuery.METHOD).isEmpty(), "the start only checks");
+        } finally {
+            release.countDown();
+            started.stop();
+        }
     }
 
     private AlipayTokenCheck checkOnce(Channel c, String authAppId) {
