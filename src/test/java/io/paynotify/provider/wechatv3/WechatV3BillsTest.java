@@ -153,6 +153,33 @@ class WechatV3BillsTest {
         assertTrue(download.header("User-Agent").startsWith("paynotify/"));
     }
 
+    @Test
+    void aPartnerChannelAsksForTheProviderWideBill() throws Exception {
+        Map<String, String> c = QueryChannels.v3(gateway.url() + "/api");
+        QueryChannels.put(c, QueryChannels.V3, "mode", "partner");
+        Channel partner = QueryChannels.channel(c, QueryChannels.V3);
+        byte[] text = bill().bytes();
+        gateway.answer(r -> {
+            requests.add(r);
+            return r.target().startsWith("/api/v3/bill/tradebill")
+                    ? tradebill(sha1Unchecked(text), gateway.url() + DOWNLOAD_PATH)
+                    : Reply.of(200, "application/octet-stream", BillFixtures.gzip(text));
+        });
+        assertInstanceOf(Fetch.Downloaded.class, bills.fetch(partner, DAY, dir.resolve("bill"), Duration.ofSeconds(5)));
+        assertEquals(
+                "/api/v3/bill/tradebill?bill_date=2026-03-01&bill_type=ALL&tar_type=GZIP",
+                requests.get(0).target(),
+                "no sub_mchid: the bill of every sub-merchant");
+    }
+
+    static String sha1Unchecked(byte[] text) {
+        try {
+            return sha1(text);
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     // ------------------------------------------------------------------ the bill and its hash
 
     @Test
