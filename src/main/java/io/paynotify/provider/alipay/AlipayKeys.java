@@ -97,6 +97,11 @@ public record AlipayKeys(
     }
 
     @Override
+    public String billAccount() {
+        return sellerId;
+    }
+
+    @Override
     public String toString() {
         return "AlipayKeys[" + appId + ", " + signTypes + (certMode != null ? ", certificates" : "")
                 + (appAuthTokens.isEmpty() ? "" : ", " + appAuthTokens.size() + " app auth tokens")

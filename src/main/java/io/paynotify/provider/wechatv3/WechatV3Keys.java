@@ -73,6 +73,11 @@ public record WechatV3Keys(
     }
 
     @Override
+    public String billAccount() {
+        return mchId;
+    }
+
+    @Override
     public String toString() {
         return "WechatV3Keys[" + mchId + ", " + appIds + ", serials " + platformKeys.keySet()
                 + (queryEnabled ? ", query " + apiBaseUrl : "") + "]";
