@@ -174,12 +174,20 @@ public final class Statements {
 
     /** A page of statements by (billDate desc, channel asc), after the given key. */
     public static List<StatementRow> list(
-            Connection c, String channel, LocalDate afterDate, String afterChannel, int rows) throws SQLException {
-        var sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM statements s WHERE true");
+            Connection c, List<String> channels, String status, LocalDate afterDate, String afterChannel, int rows)
+            throws SQLException {
+        var sql = new StringBuilder("SELECT ").append(COLUMNS).append(" FROM statements s WHERE s.channel = ANY (?)");
         var args = new ArrayList<Object>();
-        if (channel != null) {
-            sql.append(" AND s.channel = ?");
-            args.add(channel);
+        args.add(c.createArrayOf("text", channels.toArray(new String[0])));
+        String open = "EXISTS (SELECT 1 FROM statement_differences d WHERE d.channel = s.channel"
+                + " AND d.bill_date = s.bill_date AND d.status = 'OPEN')";
+        if ("RECONCILED".equals(status)) {
+            sql.append(" AND s.stored_status = 'READ' AND NOT ").append(open);
+        } else if ("DIFFERENCES".equals(status)) {
+            sql.append(" AND s.stored_status = 'READ' AND ").append(open);
+        } else if (status != null) {
+            sql.append(" AND s.stored_status = ?");
+            args.add(status);
         }
         if (afterDate != null) {
             sql.append(" AND (s.bill_date < ? OR (s.bill_date = ? AND s.channel > ?))");

@@ -60,7 +60,7 @@ public class StatementService {
     private final BillSources sources;
     private final Reconciler reconciler;
     private final StatementMetrics metrics;
-    private final Clock clock;
+    private volatile Clock clock;
     private final ScheduledExecutorService renewer =
             Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("paynotify-statement-lease"));
 
@@ -79,6 +79,19 @@ public class StatementService {
         this.reconciler = reconciler;
         this.metrics = metrics;
         this.clock = clock;
+    }
+
+    /**
+     * The clock the retry deadlines and the NO_BILL rule read (the application's UTC clock); tests set a fixed one so
+     * that they never wait for, or depend on, the time of day.
+     */
+    public void useClock(Clock clock) {
+        this.clock = clock;
+    }
+
+    /** The clock in use. */
+    public Clock clock() {
+        return clock;
     }
 
     void onStop(@Observes ShutdownEvent event) {
