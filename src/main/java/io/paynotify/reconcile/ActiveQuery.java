@@ -254,6 +254,24 @@ public class ActiveQuery {
         return run(channel, new QueryTarget(outTradeNo, pending.subMerchantId(), pending.subAppId()));
     }
 
+    /**
+     * The one active query a statement difference schedules (CONTRACT.md §11: a MISSING_LOCALLY on a PENDING order),
+     * counted on the order like any query and started within the channel's {@code max-rate}: it waits for a free
+     * start of this replica's rate limit, then runs on the caller's thread.
+     *
+     * @throws NotQueryable the channel does not query, or the order is no longer PENDING
+     */
+    public Outcome queryForStatement(Channel channel, String outTradeNo) throws InterruptedException {
+        RateLimit limit = limits.get(channel.name());
+        if (limit == null || !queries.containsKey(channel.provider())) {
+            throw new NotQueryable("The channel does not have query-enabled=true.");
+        }
+        while (!limit.tryAcquire()) {
+            Thread.sleep(20);
+        }
+        return queryNow(channel, outTradeNo);
+    }
+
     private Outcome run(Channel channel, QueryTarget order) {
         String outTradeNo = order.outTradeNo();
         long started = System.nanoTime();
