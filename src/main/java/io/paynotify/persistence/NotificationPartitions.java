@@ -86,7 +86,9 @@ public final class NotificationPartitions {
         }
         YearMonth month = YearMonth.of(Integer.parseInt(m.group(2)), Integer.parseInt(m.group(3)));
         Instant start = start(month);
-        return m.group(1) != null ? new Partition(name, null, start) : new Partition(name, start, start(month.plusMonths(1)));
+        return m.group(1) != null
+                ? new Partition(name, null, start)
+                : new Partition(name, start, start(month.plusMonths(1)));
     }
 
     /** The first instant of a UTC month. */
@@ -116,8 +118,8 @@ public final class NotificationPartitions {
             }
             String name = String.format("notifications_%04d_%02d", month.getYear(), month.getMonthValue());
             try (Statement s = c.createStatement()) {
-                s.execute("CREATE TABLE " + name + " PARTITION OF notifications FOR VALUES FROM ('" + from
-                        + "') TO ('" + to + "')");
+                s.execute("CREATE TABLE " + name + " PARTITION OF notifications FOR VALUES FROM ('" + from + "') TO ('"
+                        + to + "')");
             }
             created.add(name);
         }

@@ -186,7 +186,8 @@ public final class Notifications {
     private static Page page(Connection c, String where, List<Object> args, String direction, int rows, long maxBytes)
             throws SQLException {
         String sql = "SELECT id, channel, out_trade_no, provider, received_at, outcome, reason, provider_status,"
-                + " transaction_id, amount_minor, source, raw_body, decoded, personal_data_erased_at, total FROM (SELECT " + COLUMNS + ","
+                + " transaction_id, amount_minor, source, raw_body, decoded, personal_data_erased_at, total FROM (SELECT "
+                + COLUMNS + ","
                 + " row_number() OVER w AS rn,"
                 + " sum(octet_length(coalesce(n.raw_body, b.raw_body)) + coalesce(octet_length(n.decoded), 0))"
                 + " OVER w AS upto,"

@@ -94,10 +94,7 @@ public class NotificationRetention {
             if (!r.created().isEmpty() || !r.dropped().isEmpty() || r.erasedRows() > 0) {
                 LOG.infof(
                         "notification retention created=%s dropped=%s erased=%d statements=%d",
-                        r.created(),
-                        r.dropped(),
-                        r.erasedRows(),
-                        r.erased().size());
+                        r.created(), r.dropped(), r.erasedRows(), r.erased().size());
             }
         } catch (DatabaseUnavailable e) {
             // every statement that ran has committed; the next run continues
@@ -121,8 +118,7 @@ public class NotificationRetention {
 
     /** Step 2 alone: drops the partitions whose rows are all older than the cutoff; the names it dropped. */
     public List<String> dropExpired(Instant cutoff) {
-        return transactions.inTransaction(
-                Transactions.Retry.NONE, c -> NotificationPartitions.dropBefore(c, cutoff));
+        return transactions.inTransaction(Transactions.Retry.NONE, c -> NotificationPartitions.dropBefore(c, cutoff));
     }
 
     /** Step 3 alone: erases the personal data of rows received before the cutoff; the rows per statement. */
