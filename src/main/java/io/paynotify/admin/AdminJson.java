@@ -87,10 +87,11 @@ final class AdminJson {
     /**
      * One recorded delivery: {@code rawBody} is the body exactly as received when it is valid UTF-8 (else null, and
      * {@code rawBodyBase64} holds the bytes); {@code decoded} is the decrypted v3 resource or v2 {@code req_info}
-     * fields as a JSON object, else null.
+     * fields as a JSON object, else null. Once the personal-data retention erased them, all three are null and
+     * {@code personalDataErasedAt} says when (null while they are kept).
      */
     static void notification(JsonGenerator g, NotificationRow n) throws IOException {
-        String text = utf8(n.rawBody());
+        String text = n.rawBody() == null ? null : utf8(n.rawBody());
         g.writeStartObject();
         g.writeNumberField("id", n.id());
         g.writeStringField("channel", n.channel());
@@ -108,9 +109,12 @@ final class AdminJson {
         }
         g.writeStringField("source", n.source());
         g.writeStringField("rawBody", text);
-        g.writeStringField("rawBodyBase64", text == null ? Base64.getEncoder().encodeToString(n.rawBody()) : null);
+        g.writeStringField(
+                "rawBodyBase64",
+                text == null && n.rawBody() != null ? Base64.getEncoder().encodeToString(n.rawBody()) : null);
         g.writeFieldName("decoded");
         decoded(g, n.decoded());
+        OrderJson.time(g, "personalDataErasedAt", n.personalDataErasedAt());
         g.writeEndObject();
     }
 

@@ -96,6 +96,9 @@ public class ChannelRegistry {
 
         ConfigChecks.positive(config.idempotency().retention(), "paynotify.idempotency.retention");
         ConfigChecks.positive(config.events().retention(), "paynotify.events.retention");
+        ConfigChecks.positive(config.notifications().retention(), "paynotify.notifications.retention");
+        ConfigChecks.positive(
+                config.notifications().personalDataRetention(), "paynotify.notifications.personal-data-retention");
         ConfigChecks.increasing(config.webhooks().retrySchedule(), "paynotify.webhooks.retry-schedule");
         Duration lease = ConfigChecks.positive(config.webhooks().lease(), "paynotify.webhooks.lease");
         if (lease.compareTo(Duration.ofSeconds(60)) > 0) {

@@ -28,6 +28,9 @@ public interface PaynotifyConfig {
     /** {@code paynotify.idempotency.*}. */
     Idempotency idempotency();
 
+    /** {@code paynotify.notifications.*}: how long recorded notifications and their personal data are kept. */
+    NotificationsConfig notifications();
+
     /** {@code paynotify.events.*}: the merchant events of the outbox. */
     Events events();
 
@@ -146,6 +149,23 @@ public interface PaynotifyConfig {
     interface Admin {
         /** {@code paynotify.admin.tokens}: bearer tokens for {@code /admin}, each at least 32 characters. */
         Optional<List<String>> tokens();
+    }
+
+    interface NotificationsConfig {
+        /**
+         * {@code paynotify.notifications.retention}: how long recorded notifications are kept (default 396 days: 13
+         * months); a monthly partition is dropped once its newest possible row is older.
+         */
+        @WithDefault("396d")
+        Duration retention();
+
+        /**
+         * {@code paynotify.notifications.personal-data-retention}: after this, a notification's {@code raw_body} and
+         * {@code decoded} (buyers' ids) are erased; the row and its outcome stay.
+         */
+        @WithName("personal-data-retention")
+        @WithDefault("180d")
+        Duration personalDataRetention();
     }
 
     interface Events {

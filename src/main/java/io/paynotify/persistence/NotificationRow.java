@@ -7,8 +7,12 @@ import java.time.Instant;
  *
  * @param amount the amount the notice stated in fen, or null
  * @param source {@code NOTIFY} (a provider's delivery) or {@code QUERY} (an answer of the active query)
- * @param rawBody the body exactly as received (personal data: shown to operators only, never logged)
+ * @param rawBody the body exactly as received (personal data: shown to operators only, never logged), or null
+ *     once erased
  * @param decoded the decrypted content as a JSON object text (v3 resource, v2 req_info), or null
+ * @param personalDataErasedAt when {@code rawBody} and {@code decoded} were erased after
+ *     {@code paynotify.notifications.personal-data-retention} (or the body this row shares with an earlier delivery
+ *     of the same day was), else null
  */
 public record NotificationRow(
         long id,
@@ -23,7 +27,8 @@ public record NotificationRow(
         Long amount,
         String source,
         byte[] rawBody,
-        String decoded) {
+        String decoded,
+        Instant personalDataErasedAt) {
 
     @Override
     public String toString() {

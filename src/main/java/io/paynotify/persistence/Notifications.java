@@ -11,6 +11,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -26,17 +27,23 @@ public final class Notifications {
      */
     private static final String COLUMNS = "n.id, n.channel, n.out_trade_no, n.provider, n.received_at, n.outcome,"
             + " n.reason, n.provider_status, n.transaction_id, n.amount_minor, n.source,"
-            + " coalesce(n.raw_body, b.raw_body) AS raw_body, n.decoded";
+            + " coalesce(n.raw_body, b.raw_body) AS raw_body, n.decoded,"
+            + " coalesce(n.personal_data_erased_at, b.personal_data_erased_at) AS personal_data_erased_at";
     /** What a page's keyset walk reads of each row: the bodies as stored (values PostgreSQL fetches only to send). */
     private static final String KEYSET_COLUMNS = "id, channel, out_trade_no, provider, received_at, outcome, reason,"
-            + " provider_status, transaction_id, amount_minor, source, raw_body, body_id, decoded";
+            + " provider_status, transaction_id, amount_minor, source, raw_body, body_id, decoded,"
+            + " personal_data_erased_at";
 
+    /** The row holding the body: the same order's, received the same UTC day, so in the same partition (V15). */
     private static final String WITH_BODY = " notifications b ON b.id = n.body_id";
 
     /**
      * The body's bytes are stored only when no row of the same order holds the same bytes already (same SHA-256,
      * found through notifications_channel_out_trade_no_idx, the index the cap's count walks); otherwise the row
-     * points at the one that holds them. Still one statement.
+     * points at the one that holds them. Only a row received the same UTC day (from the second parameter of the
+     * holder lookup on) holds the bytes for a new one: a holder and the rows pointing at it are then always in one
+     * monthly partition (dropped together) and reach the personal-data retention within a day of each other (V15).
+     * Still one statement.
      */
     private static final String INSERT_CAPPED = "INSERT INTO notifications (channel, provider, out_trade_no,"
             + " order_id, notify_id, provider_status, transaction_id, amount_minor, currency, outcome, reason,"
@@ -44,7 +51,8 @@ public final class Notifications {
             + " SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, CASE WHEN stored.id IS NULL THEN ?::bytea END, ?, stored.id,"
             + " ?, ?, ?"
             + " FROM (VALUES (1)) one LEFT JOIN (SELECT id FROM notifications WHERE channel = ? AND out_trade_no = ?"
-            + " AND raw_body_sha256 = ? AND body_id IS NULL ORDER BY id LIMIT 1) stored ON true"
+            + " AND raw_body_sha256 = ? AND body_id IS NULL AND received_at >= ? AND personal_data_erased_at IS NULL"
+            + " ORDER BY id LIMIT 1) stored ON true"
             + " WHERE (SELECT count(*) FROM (SELECT 1 FROM notifications WHERE channel = ? AND out_trade_no = ?"
             + " LIMIT " + MAX_RECORDED_PER_ORDER + ") recorded) < " + MAX_RECORDED_PER_ORDER + " RETURNING id";
 
@@ -94,6 +102,7 @@ public final class Notifications {
             ps.setString(i++, n.channel());
             ps.setString(i++, n.outTradeNo());
             ps.setBytes(i++, sha256);
+            ps.setTimestamp(i++, Timestamp.from(n.receivedAt().truncatedTo(ChronoUnit.DAYS)));
             ps.setString(i++, n.channel());
             ps.setString(i, n.outTradeNo());
             try (ResultSet rs = ps.executeQuery()) {
@@ -177,7 +186,8 @@ public final class Notifications {
     private static Page page(Connection c, String where, List<Object> args, String direction, int rows, long maxBytes)
             throws SQLException {
         String sql = "SELECT id, channel, out_trade_no, provider, received_at, outcome, reason, provider_status,"
-                + " transaction_id, amount_minor, source, raw_body, decoded, total FROM (SELECT " + COLUMNS + ","
+                + " transaction_id, amount_minor, source, raw_body, decoded, personal_data_erased_at, total FROM (SELECT "
+                + COLUMNS + ","
                 + " row_number() OVER w AS rn,"
                 + " sum(octet_length(coalesce(n.raw_body, b.raw_body)) + coalesce(octet_length(n.decoded), 0))"
                 + " OVER w AS upto,"
@@ -193,7 +203,7 @@ public final class Notifications {
         all.add(maxBytes);
         long[] total = {0};
         List<NotificationRow> shown = Rows.list(c, sql, all, rs -> {
-            total[0] = rs.getLong(14);
+            total[0] = rs.getLong(15);
             return map(rs);
         });
         return new Page(shown, total[0] > shown.size());
@@ -221,7 +231,8 @@ public final class Notifications {
                 Rows.longOrNull(rs, 10),
                 rs.getString(11),
                 rs.getBytes(12),
-                rs.getString(13));
+                rs.getString(13),
+                Rows.instant(rs.getTimestamp(14)));
     }
 
     private static void setLong(PreparedStatement ps, int index, Long value) throws SQLException {

@@ -20,12 +20,16 @@ import org.junit.jupiter.params.provider.ValueSource;
 class ConfigChecksTest {
 
     static ChannelRegistry build(Map<String, String> props) {
+        return new ChannelRegistry(mapping(props), KeyParsers.all());
+    }
+
+    static PaynotifyConfig mapping(Map<String, String> props) {
         var config = new SmallRyeConfigBuilder()
                 .withMapping(PaynotifyConfig.class)
                 .withConverter(Duration.class, 200, new DurationConverter())
                 .withSources(new PropertiesConfigSource(props, "test", 500))
                 .build();
-        return new ChannelRegistry(config.getConfigMapping(PaynotifyConfig.class), KeyParsers.all());
+        return config.getConfigMapping(PaynotifyConfig.class);
     }
 
     @ParameterizedTest
@@ -39,6 +43,23 @@ class ConfigChecksTest {
     @ValueSource(strings = {"1s", "24h", "P1D"})
     void aPositiveRetentionStarts(String value) {
         build(Map.of("paynotify.idempotency.retention", value));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"paynotify.notifications.retention", "paynotify.notifications.personal-data-retention"})
+    void aNotificationRetentionThatIsNotPositiveFailsTheStart(String key) {
+        for (String value : List.of("0s", "-1d")) {
+            var e = assertThrows(ConfigProblem.class, () -> build(Map.of(key, value)));
+            assertEquals(key + " must be a positive duration", e.getMessage());
+        }
+        build(Map.of(key, "30d"));
+    }
+
+    @org.junit.jupiter.api.Test
+    void theNotificationRetentionsDefaultTo13MonthsAnd180Days() {
+        var config = mapping(Map.of());
+        assertEquals(Duration.ofDays(396), config.notifications().retention());
+        assertEquals(Duration.ofDays(180), config.notifications().personalDataRetention());
     }
 
     @org.junit.jupiter.api.Test

@@ -347,6 +347,10 @@ public final class TestChannels {
         c.put("paynotify.webhooks.allow-loopback", "true");
         c.put("paynotify.webhooks.retry-schedule", "1s,2s");
         c.put("paynotify.webhooks.lease", "3s");
+        // the tests' fixed receive times lie months back: the hourly retention job must not erase or drop them;
+        // NotificationRetentionTest runs the retention itself with cutoffs of its own
+        c.put("paynotify.notifications.retention", "36500d");
+        c.put("paynotify.notifications.personal-data-retention", "36500d");
         return c;
     }
 
