@@ -186,6 +186,49 @@ class CrossTenantTest {
         assertNothingRecordedOrChanged(b);
     }
 
+    @Test
+    void anotherSubAppIdOfTheSameSubMerchantNeverPaysAnOrderThatNamesOne() throws Exception {
+        // docs/api.md "Account modes": where both the order and the notice name a sub_appid, they must agree
+        Order v3 =
+                anOrder().channel(WX3_SP).subMerchant(SUB_B, "wxsubappb0000001").insert();
+        String txn = txn();
+        var r = WechatV3Fixtures.partnerTransaction(v3.outTradeNo(), txn, 100, SUB_B);
+        r.put("sub_appid", "wxsubappb0000002");
+        Kind other3 = kind(
+                "v3, another sub_appid",
+                v3(WechatV3Fixtures.partnerSignedAt(
+                        WechatV3Fixtures.partnerBody("TRANSACTION.SUCCESS", r),
+                        java.time.Instant.now().getEpochSecond())),
+                422);
+        r.put("sub_appid", "wxsubappb0000001");
+        Kind same3 = kind(
+                "v3, its sub_appid",
+                v3(WechatV3Fixtures.partnerSignedAt(
+                        WechatV3Fixtures.partnerBody("TRANSACTION.SUCCESS", r),
+                        java.time.Instant.now().getEpochSecond())),
+                204);
+        storm(other3, same3);
+        assertPaidOnceAndFlagged(v3, txn, same3, other3);
+
+        Order v2 =
+                anOrder().channel(WX_SP).subMerchant(SUB_B, "wxsubappb0000001").insert();
+        String txn2 = txn();
+        Kind other2 = kind(
+                "v2, another sub_appid",
+                v2(WechatV2Fixtures.partnerPayment(v2.outTradeNo(), txn2, 100, SUB_B)
+                        .with("sub_appid", "wxsubappb0000002")
+                        .signedWith(TestChannels.WX_SP_KEY, "MD5")),
+                422);
+        Kind same2 = kind(
+                "v2, its sub_appid",
+                v2(WechatV2Fixtures.partnerPayment(v2.outTradeNo(), txn2, 100, SUB_B)
+                        .with("sub_appid", "wxsubappb0000001")
+                        .signedWith(TestChannels.WX_SP_KEY, "MD5")),
+                200);
+        storm(other2, same2);
+        assertPaidOnceAndFlagged(v2, txn2, same2, other2);
+    }
+
     // ---- Alipay, ISV
 
     @Test
