@@ -100,6 +100,12 @@ class StatementFetchTest {
         assertEquals(1, s.getInt("attempts"));
         assertNull(s.getString("nextAttemptAt"));
         assertEquals(1, s.getInt("openDifferences"));
+
+        // a later fetch that gives no bill keeps the bill the day holds
+        TestBillSources.script(WX, d, TestBillSources.outcome(new BillSource.Fetch.Failed(StatementError.HTTP, "500")));
+        JsonPath again = fetched(d);
+        assertEquals("DIFFERENCES", again.getString("status"));
+        assertNull(again.getString("error"));
     }
 
     @Test
