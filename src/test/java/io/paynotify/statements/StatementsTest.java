@@ -694,10 +694,18 @@ class StatementsTest {
         assertTrue(io.paynotify.testing.Management.sum(
                         after, "paynotify_statement_differences_open", Map.of("channel", SP, "kind", "UNKNOWN_ORDER"))
                 >= 1);
+        ok(upload(WX, d, wechat(d).bytes()));
+        metrics.refresh();
         assertEquals(
                 (double) io.paynotify.core.statement.Windows.start(d).getEpochSecond(),
                 io.paynotify.testing.Management.sum(
-                        after, "paynotify_statement_last_reconciled_day_timestamp_seconds", Map.of("channel", SP)));
+                        io.paynotify.testing.Management.scrape(),
+                        "paynotify_statement_last_reconciled_day_timestamp_seconds",
+                        Map.of("channel", WX)),
+                "the newest settled day of a statements-enabled channel");
+        assertTrue(
+                !after.contains("paynotify_statement_last_reconciled_day_timestamp_seconds{channel=\"" + SP + "\""),
+                "no such gauge where bills are not fetched");
         assertTrue(after.contains("paynotify_statement_fetch_seconds"), "the fetch histogram is registered");
     }
 }
