@@ -151,6 +151,30 @@ public final class StatementLines {
         return deleted;
     }
 
+    /**
+     * Up to {@code limit} line sets to delete: those of days before {@code keepFrom} (past
+     * {@code paynotify.statements.retention}), and staged sets that never became a day's and are over a day old (a
+     * read that died with its replica).
+     */
+    public static List<Long> expiredSets(Connection c, LocalDate keepFrom, int limit) throws SQLException {
+        return Rows.list(
+                c,
+                "SELECT ls.id FROM statement_line_sets ls WHERE ls.bill_date < ? OR (ls.created_at < now() - interval"
+                        + " '1 day' AND NOT EXISTS (SELECT 1 FROM statements s WHERE s.line_set_id = ls.id))"
+                        + " ORDER BY ls.id LIMIT ?",
+                List.of(Date.valueOf(keepFrom), limit),
+                rs -> rs.getLong(1));
+    }
+
+    /** The day no longer holds its lines (they are past the retention); its totals and differences stay. */
+    public static void detach(Connection c, long setId) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("UPDATE statements SET line_set_id = null WHERE line_set_id = ?")) {
+            ps.setLong(1, setId);
+            ps.executeUpdate();
+        }
+    }
+
     private static String cut(String value, int max) {
         return value == null || value.length() <= max ? value : value.substring(0, max);
     }

@@ -45,7 +45,7 @@ public final class Statements {
             + " ON CONFLICT (channel, bill_date) DO UPDATE SET stored_status = excluded.stored_status,"
             + " error = excluded.error, source = 'FETCH', fetched_at = now(), attempts = s.attempts + 1,"
             + " first_attempt_at = excluded.first_attempt_at, next_attempt_at = excluded.next_attempt_at,"
-            + " updated_at = now()";
+            + " updated_at = now() WHERE s.stored_status <> 'READ'";
 
     private Statements() {}
 
@@ -144,7 +144,8 @@ public final class Statements {
 
     /**
      * A fetch that gave no bill to read: {@code NO_BILL}, {@code NOT_READY} or {@code ERROR} (with its code), one
-     * more attempt, the next one due at {@code nextAttemptAt} (null: not retried).
+     * more attempt, the next one due at {@code nextAttemptAt} (null: not retried). A day that holds a read bill keeps
+     * it: a later fetch that gave none changes nothing.
      *
      * @param firstAttemptAt the first attempt of this series of retries
      */

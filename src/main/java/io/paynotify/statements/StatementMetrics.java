@@ -27,7 +27,7 @@ import org.jboss.logging.Logger;
  * statuses, kinds and line types), registered at zero at start: {@code paynotify_statements_total{channel,status}},
  * {@code paynotify_statement_lines_total{channel,type}}, {@code paynotify_statement_fetch_seconds}, and the gauges
  * {@code paynotify_statement_differences_open{channel,kind}} and
- * {@code paynotify_statement_last_reconciled_day_timestamp_seconds{channel}}, read from PostgreSQL every 30 s (the
+ * {@code paynotify_statement_last_reconciled_day_timestamp_seconds{channel}} (statements-enabled channels), read from PostgreSQL every 30 s (the
  * same on every replica: take {@code max}).
  */
 @ApplicationScoped
@@ -85,12 +85,15 @@ public class StatementMetrics {
                         .tag("kind", k.name())
                         .register(registry);
             }
-            AtomicLong day = new AtomicLong();
-            lastDay.put(channel, day);
-            Gauge.builder(LAST_DAY, day, AtomicLong::get)
-                    .description("00:00 Beijing time of the newest RECONCILED, DIFFERENCES or NO_BILL day")
-                    .tag("channel", channel)
-                    .register(registry);
+            if (channels.statements().enabled(channel)) {
+                // only where bills are fetched: the not-reconciled alert reads it
+                AtomicLong day = new AtomicLong();
+                lastDay.put(channel, day);
+                Gauge.builder(LAST_DAY, day, AtomicLong::get)
+                        .description("00:00 Beijing time of the newest RECONCILED, DIFFERENCES or NO_BILL day")
+                        .tag("channel", channel)
+                        .register(registry);
+            }
         }
     }
 
@@ -138,8 +141,11 @@ public class StatementMetrics {
             for (DifferenceKind k : DifferenceKind.values()) {
                 open.get(channel + "|" + k).set(byKind.getOrDefault(k.name(), 0L));
             }
-            LocalDate d = days.get(channel);
-            lastDay.get(channel).set(d == null ? 0 : Windows.start(d).getEpochSecond());
+            AtomicLong last = lastDay.get(channel);
+            if (last != null) {
+                LocalDate d = days.get(channel);
+                last.set(d == null ? 0 : Windows.start(d).getEpochSecond());
+            }
         }
     }
 }

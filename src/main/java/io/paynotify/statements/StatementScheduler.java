@@ -6,6 +6,7 @@ import io.paynotify.config.ChannelRegistry;
 import io.paynotify.config.StatementSettings;
 import io.paynotify.core.statement.Windows;
 import io.paynotify.persistence.DatabaseUnavailable;
+import io.paynotify.persistence.StatementLines;
 import io.paynotify.persistence.StatementRow;
 import io.paynotify.persistence.Statements;
 import io.quarkus.runtime.ShutdownEvent;
@@ -30,7 +31,8 @@ import org.jboss.logging.Logger;
  * (yesterday, and days missed while no replica ran), and each {@code ERROR} day of the last 7 whose last series
  * of attempts began before today's run time (so: once per daily run); at any time, each day whose retry is due ({@code nextAttemptAt}). A day
  * that is {@code RECONCILED}, {@code DIFFERENCES} or {@code NO_BILL}, or came from an upload, is never fetched again
- * by the scheduler. A day claimed by another replica (or an operator) is skipped: its claim decides.
+ * by the scheduler. A day claimed by another replica (or an operator) is skipped: its claim decides. Once an hour
+ * it also deletes the bill lines past {@code paynotify.statements.retention} ({@link #cleanUp}).
  */
 @ApplicationScoped
 public class StatementScheduler {
@@ -44,11 +46,14 @@ public class StatementScheduler {
     private final StatementDb db;
     private final StatementSettings settings;
     private final List<Channel> channels;
+    private final Reconciler reconciler;
     private ScheduledExecutorService ticker;
+    private Instant lastCleanUp = Instant.EPOCH;
 
     @Inject
-    StatementScheduler(StatementService service, StatementDb db, ChannelRegistry registry) {
+    StatementScheduler(StatementService service, StatementDb db, ChannelRegistry registry, Reconciler reconciler) {
         this.service = service;
+        this.reconciler = reconciler;
         this.db = db;
         this.settings = registry.statements();
         this.channels = registry.channels().values().stream()
@@ -62,7 +67,12 @@ public class StatementScheduler {
             ticker.scheduleWithFixedDelay(
                     () -> {
                         try {
-                            runOnce(service.clock().instant());
+                            Instant now = service.clock().instant();
+                            runOnce(now);
+                            if (now.isAfter(lastCleanUp.plus(java.time.Duration.ofHours(1)))) {
+                                lastCleanUp = now;
+                                cleanUp(now);
+                            }
                         } catch (RuntimeException e) {
                             LOG.warnf("statements run failed: %s", e.toString());
                         }
@@ -114,6 +124,28 @@ public class StatementScheduler {
             }
         }
         return out;
+    }
+
+    /**
+     * Deletes bill lines past {@code paynotify.statements.retention} (the days keep their totals, differences and
+     * per-order refund lines) and staged lines no day took, in batches. Returns how many line sets it deleted.
+     */
+    public int cleanUp(Instant now) {
+        LocalDate keepFrom = Windows.day(now.minus(settings.retention()));
+        int sets = 0;
+        List<Long> expired;
+        do {
+            expired = db.auto(c -> StatementLines.expiredSets(c, keepFrom, 100));
+            for (long id : expired) {
+                db.tx(c -> {
+                    StatementLines.detach(c, id);
+                    return null;
+                });
+                reconciler.discard(id);
+                sets++;
+            }
+        } while (expired.size() == 100);
+        return sets;
     }
 
     /** A channel's day to fetch. */

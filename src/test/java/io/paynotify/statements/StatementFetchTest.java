@@ -100,6 +100,12 @@ class StatementFetchTest {
         assertEquals(1, s.getInt("attempts"));
         assertNull(s.getString("nextAttemptAt"));
         assertEquals(1, s.getInt("openDifferences"));
+
+        // a later fetch that gives no bill keeps the bill the day holds
+        TestBillSources.script(WX, d, TestBillSources.outcome(new BillSource.Fetch.Failed(StatementError.HTTP, "500")));
+        JsonPath again = fetched(d);
+        assertEquals("DIFFERENCES", again.getString("status"));
+        assertNull(again.getString("error"));
     }
 
     @Test
@@ -326,6 +332,46 @@ class StatementFetchTest {
         assertEquals(2, TestBillSources.fetches(WX, signature), "once per daily run");
         assertEquals(1, TestBillSources.fetches(WX, y));
         assertEquals(1, TestBillSources.fetches(WX, noBill));
+    }
+
+    @Test
+    void billLinesPastTheRetentionAreDeletedAndTheDayKeepsItsTotalsAndDifferences() {
+        LocalDate old = LocalDate.of(2020, 2, 1).plusDays(DAYS.incrementAndGet());
+        assertEquals(
+                200,
+                given().header("Authorization", AUTH)
+                        .contentType("application/octet-stream")
+                        .body(bill(old))
+                        .post("/admin/statements/" + WX + "/" + old)
+                        .statusCode());
+        long set = ((Number) Db.row("SELECT line_set_id FROM statements WHERE channel = ? AND bill_date = ?", WX, old)
+                        .get("line_set_id"))
+                .longValue();
+        assertEquals(1, Db.count("SELECT count(*) FROM statement_lines WHERE set_id = ?", set));
+        // 400 days after the day plus one: its lines go, the statement and its difference stay
+        scheduler.cleanUp(beijing(old.plusDays(402), 12, 0));
+        assertEquals(0, Db.count("SELECT count(*) FROM statement_lines WHERE set_id = ?", set));
+        assertEquals(0, Db.count("SELECT count(*) FROM statement_line_sets WHERE id = ?", set));
+        assertEquals("DIFFERENCES", status(old));
+        assertEquals(
+                1, Db.count("SELECT count(*) FROM statement_differences WHERE channel = ? AND bill_date = ?", WX, old));
+        // a recent day keeps its lines
+        LocalDate recent = newDay();
+        assertEquals(
+                200,
+                given().header("Authorization", AUTH)
+                        .contentType("application/octet-stream")
+                        .body(bill(recent))
+                        .post("/admin/statements/" + WX + "/" + recent)
+                        .statusCode());
+        scheduler.cleanUp(Instant.now());
+        assertEquals(
+                1,
+                Db.count(
+                        "SELECT count(*) FROM statement_lines l JOIN statements s ON s.line_set_id = l.set_id"
+                                + " WHERE s.channel = ? AND s.bill_date = ?",
+                        WX,
+                        recent));
     }
 
     static String status(LocalDate day) {

@@ -32,6 +32,9 @@ import org.junit.jupiter.api.Test;
 @QuarkusTest
 class StatementsTest {
 
+    @jakarta.inject.Inject
+    StatementMetrics metrics;
+
     static final String AUTH = "Bearer " + TestChannels.ADMIN_TOKEN;
     static final String WX = TestChannels.WX_STMT;
     static final String APP = TestChannels.WX_STMT_APPID;
@@ -661,5 +664,48 @@ class StatementsTest {
         ok(given().header("Authorization", AUTH).get("/admin/statements?status=DIFFERENCES&channel=" + WX))
                 .getList("items")
                 .forEach(x -> assertEquals("DIFFERENCES", ((Map<?, ?>) x).get("status")));
+    }
+
+    @Test
+    void theMetricsCountRunsAndLinesAndReadTheGaugesFromPostgresql() {
+        String before = io.paynotify.testing.Management.scrape();
+        double runs = io.paynotify.testing.Management.sum(
+                before, "paynotify_statements_total", Map.of("channel", SP, "status", "DIFFERENCES"));
+        double lines = io.paynotify.testing.Management.sum(
+                before, "paynotify_statement_lines_total", Map.of("channel", SP, "type", "PAYMENT"));
+        LocalDate d = LocalDate.of(2030, 1, 1).minusDays(DAYS.incrementAndGet());
+        anOrder().channel(SP).amount(100).subMerchant(TestChannels.SUB_A, null).insert();
+        ok(upload(
+                SP,
+                d,
+                new BillFixtures.Wechat(d, TestChannels.WX_STMT_SP_APPID, TestChannels.WX_STMT_SP_MCH)
+                        .payment(no(), txn(), "1.00", TestChannels.WX_STMT_SP_APPID, TestChannels.SUB_A)
+                        .bytes()));
+        metrics.refresh();
+        String after = io.paynotify.testing.Management.scrape();
+        assertEquals(
+                runs + 1,
+                io.paynotify.testing.Management.sum(
+                        after, "paynotify_statements_total", Map.of("channel", SP, "status", "DIFFERENCES")));
+        assertEquals(
+                lines + 1,
+                io.paynotify.testing.Management.sum(
+                        after, "paynotify_statement_lines_total", Map.of("channel", SP, "type", "PAYMENT")));
+        assertTrue(io.paynotify.testing.Management.sum(
+                        after, "paynotify_statement_differences_open", Map.of("channel", SP, "kind", "UNKNOWN_ORDER"))
+                >= 1);
+        ok(upload(WX, d, wechat(d).bytes()));
+        metrics.refresh();
+        assertEquals(
+                (double) io.paynotify.core.statement.Windows.start(d).getEpochSecond(),
+                io.paynotify.testing.Management.sum(
+                        io.paynotify.testing.Management.scrape(),
+                        "paynotify_statement_last_reconciled_day_timestamp_seconds",
+                        Map.of("channel", WX)),
+                "the newest settled day of a statements-enabled channel");
+        assertTrue(
+                !after.contains("paynotify_statement_last_reconciled_day_timestamp_seconds{channel=\"" + SP + "\""),
+                "no such gauge where bills are not fetched");
+        assertTrue(after.contains("paynotify_statement_fetch_seconds"), "the fetch histogram is registered");
     }
 }
