@@ -88,7 +88,8 @@ final class AdminJson {
      * One recorded delivery: {@code rawBody} is the body exactly as received when it is valid UTF-8 (else null, and
      * {@code rawBodyBase64} holds the bytes); {@code decoded} is the decrypted v3 resource or v2 {@code req_info}
      * fields as a JSON object, else null. Once the personal-data retention erased them, all three are null and
-     * {@code personalDataErasedAt} says when (null while they are kept).
+     * {@code personalDataErasedAt} says when (the field is absent while they are kept, so a kept notification has exactly
+     * the fields of CONTRACT.md §4).
      */
     static void notification(JsonGenerator g, NotificationRow n) throws IOException {
         String text = n.rawBody() == null ? null : utf8(n.rawBody());
@@ -114,7 +115,10 @@ final class AdminJson {
                 text == null && n.rawBody() != null ? Base64.getEncoder().encodeToString(n.rawBody()) : null);
         g.writeFieldName("decoded");
         decoded(g, n.decoded());
-        OrderJson.time(g, "personalDataErasedAt", n.personalDataErasedAt());
+        if (n.personalDataErasedAt() != null) {
+            // Only on erased rows: every other notification keeps exactly the contract's fields (§4).
+            OrderJson.time(g, "personalDataErasedAt", n.personalDataErasedAt());
+        }
         g.writeEndObject();
     }
 

@@ -4,6 +4,7 @@ import static io.paynotify.testing.OrderBuilder.anOrder;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -288,7 +289,7 @@ class NotificationPartitionsTest {
         assertNotNull(page.get("items[0].personalDataErasedAt"), "the admin API says the data was erased");
         assertEquals(100, (Integer) page.get("items[0].amount"));
         assertEquals("<xml>kept</xml>", page.get("items[1].rawBody"));
-        assertNull(page.get("items[1].personalDataErasedAt"));
+        assertFalse(page.getMap("items[1]").containsKey("personalDataErasedAt"), "absent while the body is kept");
         assertEquals(1, Db.count("SELECT count(*) FROM orders WHERE id = ?", order), "the order stays");
     }
 
