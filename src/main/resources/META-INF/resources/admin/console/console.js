@@ -273,6 +273,15 @@
 
   var generation = 0;
 
+  /** A message that survives the next change of page (an action's outcome shown on the page it leads to). */
+  var carried = null;
+
+  /** Goes to another page, keeping the message line. */
+  function go(hash, message, kind) {
+    carried = {message: message, kind: kind};
+    location.hash = hash;
+  }
+
   function route() {
     if (!token()) {
       showLogin(null);
@@ -1035,21 +1044,6 @@
     return el('span', {className: 'total'}, String(t.count) + ' · ', money(t.amount));
   }
 
-  /** The bill's total and, when the API gives it, the ledger's, marked when they differ. */
-  function totals(bill, ledger) {
-    if (!ledger) {
-      return total(bill);
-    }
-    var same = bill && ledger.count === bill.count && ledger.amount === bill.amount;
-    return el(
-      'span',
-      {className: 'totals' + (same ? '' : ' differ')},
-      el('span', {className: 'muted'}, 'bill '), total(bill),
-      el('br'),
-      el('span', {className: 'muted'}, 'ledger '), total(ledger)
-    );
-  }
-
   function statementStatus(s) {
     return el('span', null, badge(s.status), s.error ? el('span', {className: 'mono error-code'}, s.error) : null);
   }
@@ -1098,9 +1092,11 @@
       }
       fetchButton.disabled = false;
       uploadButton.disabled = false;
-      flash(verb + ' ' + s.channel + ' ' + s.billDate + ': ' + s.status + (s.error ? ' (' + s.error + ')' : '') +
-        ', ' + s.openDifferences + ' open difference' + (s.openDifferences === 1 ? '' : 's') + '.', s.status === 'ERROR' ? 'error' : 'ok');
-      done(s);
+      var message = verb + ' ' + s.channel + ' ' + s.billDate + ': ' + s.status + (s.error ? ' (' + s.error + ')' : '') +
+        ', ' + s.openDifferences + ' open difference' + (s.openDifferences === 1 ? '' : 's') + '.';
+      var kind = s.status === 'ERROR' ? 'error' : 'ok';
+      flash(message, kind);
+      done(s, message, kind);
     }
     function refused(e) {
       fetchButton.disabled = false;
@@ -1183,14 +1179,14 @@
           '(GET /admin/statements). A bill never changes an order: a difference flags it, and a payment missing ' +
           'locally asks the provider once.'
       ),
-      el('div', {className: 'card'}, el('h3', null, 'Make a day\u2019s statement'), statementActions(channel, null, gen, function (s) {
-        location.hash = statementHref(s.channel, s.billDate);
+      el('div', {className: 'card'}, el('h3', null, 'Make a day\u2019s statement'), statementActions(channel, null, gen, function (s, message, kind) {
+        go(statementHref(s.channel, s.billDate), message, kind);
       })),
       filters,
       el(
         'table',
         {className: 'grid', id: 'statements-table'},
-        el('thead', null, el('tr', null, ['Bill date', 'Channel', 'Status', 'Source', 'Payments', 'Refunds', 'Not ours', 'Fees (¥)', 'Open differences', 'Attempts', 'Next attempt (UTC)'].map(function (h) {
+        el('thead', null, el('tr', null, ['Bill date', 'Channel', 'Status', 'Source', 'Payments (bill)', 'Refunds (bill)', 'Not ours', 'Fees (¥)', 'Open differences', 'Attempts', 'Next attempt (UTC)'].map(function (h) {
           return el('th', null, h);
         }))),
         rows
@@ -1226,8 +1222,8 @@
               td(s.channel),
               td(statementStatus(s)),
               td(badge(s.source, 'source')),
-              td(totals(s.payments, s.ledger && s.ledger.payments)),
-              td(totals(s.refunds, s.ledger && s.ledger.refunds)),
+              td(total(s.payments)),
+              td(total(s.refunds)),
               td(total(s.foreign)),
               td(el('span', {className: 'mono'}, text(s.fees))),
               td(s.openDifferences ? badge(String(s.openDifferences), 'reason') : '0'),
@@ -1258,7 +1254,7 @@
       append(
         differences,
         page.items.length
-          ? differencesTable(page.items, true)
+          ? differencesTable(page.items, true, route)
           : el('p', {className: 'muted', id: 'no-open-differences'}, 'No open difference' + (channel ? ' on ' + channel : '') + '.'),
         page.next ? el('p', {className: 'muted'}, 'The newest ' + PAGE + ' are shown; filter by channel for others.') : null
       );
@@ -1274,14 +1270,18 @@
       el('p', {className: 'crumbs'}, el('a', {href: '#/statements?channel=' + encodeURIComponent(channel)}, '← Statements')),
       el('h1', null, channel, ' ', el('span', {className: 'muted'}, billDate)),
       facts,
-      el('div', {className: 'card'}, el('h3', null, 'Fetch or upload this day again'), statementActions(channel, billDate, gen, function () {
-        route();
+      el('div', {className: 'card'}, el('h3', null, 'Fetch or upload this day again'), statementActions(channel, billDate, gen, function (s, message, kind) {
+        if (s.channel === channel && s.billDate === billDate) {
+          route();
+        } else {
+          go(statementHref(s.channel, s.billDate), message, kind);
+        }
       })),
       el('h2', null, 'Differences'),
       diffs
     );
-    function fact(name, value) {
-      return el('div', {className: 'fact'}, el('dt', null, name), el('dd', null, value));
+    function fact(name, value, id) {
+      return el('div', {className: 'fact'}, el('dt', null, name), el('dd', id ? {id: id} : null, value));
     }
     api('GET', base).then(function (s) {
       if (!current(gen)) {
@@ -1290,14 +1290,14 @@
       clear(facts);
       append(
         facts,
-        fact('Status', statementStatus(s)),
+        fact('Status', statementStatus(s), 'statement-status'),
         fact('Source', badge(s.source, 'source')),
         fact('Fetched (UTC)', time(s.fetchedAt)),
-        fact('Payments', totals(s.payments, s.ledger && s.ledger.payments)),
-        fact('Refunds', totals(s.refunds, s.ledger && s.ledger.refunds)),
+        fact('Payments in the bill', total(s.payments), 'statement-payments'),
+        fact('Refunds in the bill', total(s.refunds), 'statement-refunds'),
         fact('Not this service\u2019s', total(s.foreign)),
         fact('Fees (¥)', el('span', {className: 'mono'}, text(s.fees))),
-        fact('Open differences', String(s.openDifferences)),
+        fact('Open differences', String(s.openDifferences), 'statement-open'),
         fact('Attempts', String(s.attempts)),
         fact('Next attempt (UTC)', time(s.nextAttemptAt)),
         fact('File SHA-256', el('span', {className: 'mono'}, text(s.fileSha256)))
@@ -1306,7 +1306,7 @@
       append(
         diffs,
         (s.differences || []).length
-          ? differencesTable(s.differences, false)
+          ? differencesTable(s.differences, false, route)
           : el('p', {className: 'muted', id: 'no-differences'}, 'No difference: the bill and the ledger agree for this day.')
       );
     }, function (e) {
@@ -1319,8 +1319,11 @@
     });
   }
 
-  /** Differences with a link to each order and, for the open ones, a note and a Resolve button. */
-  function differencesTable(list, withDay) {
+  /**
+   * Differences with a link to each order and, for the open ones, a note and a Resolve button; after a resolution
+   * the row shows it and then afterResolve runs (the pages reload, since the day's status and counts change).
+   */
+  function differencesTable(list, withDay, afterResolve) {
     var headers = ['Id'].concat(withDay ? ['Bill date', 'Channel'] : []).concat(
       ['Kind', 'Order', 'Refund', 'Sub-merchant', 'Transaction', 'Bill', 'Ledger', 'Local state', 'Query', 'Status', '']);
     return table(
@@ -1335,7 +1338,10 @@
           row.dataset.status = x.status;
           clear(action);
           if (x.status === 'OPEN') {
-            append(action, resolveForm(x, showStatus));
+            append(action, resolveForm(x, function (r) {
+              showStatus(r);
+              afterResolve(r);
+            }));
           }
         }
         showStatus(d);
@@ -1406,7 +1412,8 @@
       }
     });
     window.addEventListener('hashchange', function () {
-      flash(null);
+      flash(carried ? carried.message : null, carried ? carried.kind : null);
+      carried = null;
       route();
     });
     route();
