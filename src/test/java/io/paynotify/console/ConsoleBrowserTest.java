@@ -497,6 +497,12 @@ class ConsoleBrowserTest {
         signInWithTheToken();
         driver.findElement(By.id("nav-statements")).click();
         waitFor(By.id("statement-actions"));
+        // fetch now on a channel without statements: the API's 409 shows, and nothing is stored
+        type(By.id("s-channel"), SimulatorResource.WX);
+        driver.findElement(By.id("s-fetch")).click();
+        waitForText(By.id("flash"), "409");
+        assertTrue(text(By.id("flash")).contains("statements-enabled"), text(By.id("flash")));
+        assertEquals(0, Db.count("SELECT count(*) FROM statements WHERE channel = ?", SimulatorResource.WX));
         type(By.id("s-channel"), channel);
         setDate(By.id("s-day"), day);
         driver.findElement(By.id("s-file")).sendKeys(file.toString());
@@ -739,6 +745,8 @@ class ConsoleBrowserTest {
                 .filter(m -> !m.contains("favicon.ico"))
                 // the wrong-token test provokes this 401 on purpose
                 .filter(m -> !(m.contains("/admin/orders?limit=1") && m.contains("401")))
+                // and the Statements test this 409 (fetch now on a channel without statements)
+                .filter(m -> !(m.contains("/fetch") && m.contains("409")))
                 .toList();
         assertEquals(List.of(), bad, "browser log");
     }

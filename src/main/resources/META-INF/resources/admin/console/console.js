@@ -1324,8 +1324,8 @@
    * the row shows it and then afterResolve runs (the pages reload, since the day's status and counts change).
    */
   function differencesTable(list, withDay, afterResolve) {
-    var headers = ['Id'].concat(withDay ? ['Bill date', 'Channel'] : []).concat(
-      ['Kind', 'Order', 'Refund', 'Sub-merchant', 'Transaction', 'Bill', 'Ledger', 'Local state', 'Query', 'Status', '']);
+    var headers = ['Id'].concat(withDay ? ['Bill date · channel'] : []).concat(
+      ['Kind', 'Order · refund · sub-merchant', 'Transaction', 'Bill', 'Ledger', 'Local state', 'Query', 'Status', 'Resolve']);
     return table(
       headers,
       list.map(function (d) {
@@ -1351,13 +1351,14 @@
         append(
           row,
           td(el('span', {className: 'mono'}, String(d.id))),
-          withDay ? td(el('a', {href: statementHref(d.channel, d.billDate)}, d.billDate)) : null,
-          withDay ? td(d.channel) : null,
+          withDay ? td(el('a', {href: statementHref(d.channel, d.billDate), className: 'day-link'}, d.billDate), el('div', {className: 'small-text'}, d.channel)) : null,
           td(badge(d.kind, 'reason')),
-          td(order),
-          td(el('span', {className: 'mono'}, text(d.outRefundNo))),
-          td(el('span', {className: 'mono'}, text(d.subMerchantId))),
-          td(el('span', {className: 'mono'}, text(d.transactionId))),
+          td(
+            order,
+            d.outRefundNo ? el('div', {className: 'small-text'}, 'refund ', el('span', {className: 'mono refund-no'}, d.outRefundNo)) : null,
+            d.subMerchantId ? el('div', {className: 'small-text'}, 'sub-merchant ', el('span', {className: 'mono sub-merchant'}, d.subMerchantId)) : null
+          ),
+          td(el('span', {className: 'mono small-text'}, text(d.transactionId))),
           td(money(d.billAmount)),
           td(money(d.localAmount)),
           td(d.localState ? badge(d.localState) : '—'),
