@@ -3,10 +3,12 @@ package io.paynotify.console;
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.paynotify.testing.AlipayFixtures;
+import io.paynotify.testing.BillFixtures;
 import io.paynotify.testing.Db;
 import io.paynotify.testing.HookEvents;
 import io.paynotify.testing.OrderBuilder;
@@ -30,6 +32,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -64,7 +70,7 @@ import org.openqa.selenium.support.ui.WebDriverWait;
  * gateway (for "query now"). Nothing is downloaded: Selenium is given both executables, so Selenium Manager never
  * runs. Without them the tests fail and say how to install them.
  *
- * <p>Screenshots of the three pages go to {@code target/console-screenshots/}, or to the directory that the system
+ * <p>Screenshots of the pages go to {@code target/console-screenshots/}, or to the directory that the system
  * property {@code console.screenshots} names ({@code -Dconsole.screenshots=docs} refreshes the ones in docs/).
  */
 @QuarkusTest
@@ -453,6 +459,127 @@ class ConsoleBrowserTest {
         assertNoPolicyViolations();
     }
 
+    @Test
+    @Order(7)
+    void uploadsABillSeesTheDayWithItsDifferenceAndResolvesItWithANote() throws IOException {
+        // a day of the statements-enabled channel: one payment as the ledger has it, one the bill says is 12.00 where
+        // the order is 12.34, and a trade that is not this service's (outside statements-order-pattern)
+        String channel = TestChannels.WX_STMT;
+        LocalDate day = LocalDate.of(2025, 9, 12);
+        Instant noon = day.atTime(LocalTime.NOON).toInstant(ZoneOffset.ofHours(8));
+        String matched = "ST" + id();
+        String matchedTxn = "42" + id();
+        String mismatched = "ST" + id();
+        String mismatchedTxn = "42" + id();
+        OrderBuilder.anOrder()
+                .channel(channel)
+                .outTradeNo(matched)
+                .amount(4_200)
+                .paid(matchedTxn)
+                .paidAt(noon)
+                .insert();
+        OrderBuilder.anOrder()
+                .channel(channel)
+                .outTradeNo(mismatched)
+                .amount(1_234)
+                .paid(mismatchedTxn)
+                .paidAt(noon)
+                .insert();
+        byte[] bill = new BillFixtures.Wechat(day, TestChannels.WX_STMT_APPID, TestChannels.WX_STMT_MCH)
+                .payment(matched, matchedTxn, "42.00")
+                .payment(mismatched, mismatchedTxn, "12.00")
+                .payment("SHOP-7", "42" + id(), "5.00")
+                .gzip();
+        Path file = Files.createTempFile("paynotify-bill-" + day, ".csv.gz");
+        Files.write(file, bill);
+
+        // upload it as the provider gave it (application/octet-stream, gzip as downloaded)
+        signInWithTheToken();
+        driver.findElement(By.id("nav-statements")).click();
+        waitFor(By.id("statement-actions"));
+        // fetch now on a channel without statements: the API's 409 shows, and nothing is stored
+        type(By.id("s-channel"), SimulatorResource.WX);
+        driver.findElement(By.id("s-fetch")).click();
+        waitForText(By.id("flash"), "409");
+        assertTrue(text(By.id("flash")).contains("statements-enabled"), text(By.id("flash")));
+        assertEquals(0, Db.count("SELECT count(*) FROM statements WHERE channel = ?", SimulatorResource.WX));
+        type(By.id("s-channel"), channel);
+        setDate(By.id("s-day"), day);
+        driver.findElement(By.id("s-file")).sendKeys(file.toString());
+        driver.findElement(By.id("s-upload")).click();
+        waitForText(By.id("flash"), "Uploaded " + channel + " " + day + ": DIFFERENCES, 1 open difference.");
+        Map<String, Object> stored =
+                Db.row("SELECT source, file_sha256 FROM statements WHERE channel = ? AND bill_date = ?", channel, day);
+        assertEquals("UPLOAD", stored.get("source"));
+        assertEquals(sha256(bill), stored.get("file_sha256"), "the bytes arrived exactly as chosen");
+
+        // the day in the list, filtered to the channel: its status, the bill's totals and its open difference
+        driver.findElement(By.id("nav-statements")).click();
+        waitFor(By.id("statement-filters"));
+        type(By.id("st-channel"), channel);
+        driver.findElement(By.cssSelector("#statement-filters button")).click();
+        new WebDriverWait(driver, WAIT).until(d -> d.getCurrentUrl().contains("channel=" + channel));
+        WebElement row = waitFor(statementRow(channel, day));
+        List<String> cells = row.findElements(By.tagName("td")).stream()
+                .map(WebElement::getText)
+                .toList();
+        assertEquals(day.toString(), cells.get(0), cells.toString());
+        assertEquals("DIFFERENCES", cells.get(2), cells.toString());
+        assertEquals("UPLOAD", cells.get(3), cells.toString());
+        assertEquals("2 · ¥54.00 5400 fen", cells.get(4), "the bill's payments: " + cells);
+        assertEquals("0 · ¥0.00 0 fen", cells.get(5), "refunds: " + cells);
+        assertEquals("1 · ¥5.00 500 fen", cells.get(6), "not ours: " + cells);
+        assertEquals("1", cells.get(8), "open differences: " + cells);
+        WebElement open = waitFor(By.cssSelector("#open-differences tr.difference-row[data-kind='AMOUNT_MISMATCH']"));
+        assertTrue(open.getText().contains(mismatched), open.getText());
+        screenshot("console-statements.png");
+
+        // the day: its facts and the difference, linked to its order
+        row.findElement(By.cssSelector("a.statement-link")).click();
+        waitForText(By.id("statement-status"), "DIFFERENCES");
+        assertTrue(text(By.id("statement-payments")).contains("¥54.00"), text(By.id("statement-payments")));
+        assertEquals("1", text(By.id("statement-open")));
+        WebElement difference = waitFor(difference("AMOUNT_MISMATCH", "OPEN"));
+        assertTrue(difference.getText().contains("¥12.00 1200 fen"), "the bill's amount: " + difference.getText());
+        assertTrue(difference.getText().contains("¥12.34 1234 fen"), "the order's: " + difference.getText());
+        assertTrue(difference.getText().contains(mismatchedTxn), difference.getText());
+        WebElement orderLink = difference.findElement(By.cssSelector("a.order-link"));
+        assertEquals(mismatched, orderLink.getText());
+        orderLink.click();
+        waitForText(By.id("order-attention"), "STATEMENT_AMOUNT_MISMATCH");
+        assertEquals("SUCCESS", text(By.id("order-state")), "a bill never changes an order");
+        driver.navigate().back();
+        difference = waitFor(difference("AMOUNT_MISMATCH", "OPEN"));
+        screenshot("console-statement.png");
+
+        // resolving needs a note
+        difference.findElement(By.cssSelector("button.resolve")).click();
+        waitForText(By.id("flash"), "Say in a note how difference");
+        String note = "Refunded the customer 0.34 by hand; ticket OPS-" + id().substring(0, 6);
+        difference = waitFor(difference("AMOUNT_MISMATCH", "OPEN"));
+        difference.findElement(By.cssSelector("input.resolve-note")).sendKeys(note);
+        difference.findElement(By.cssSelector("button.resolve")).click();
+        waitForText(By.id("flash"), "resolved.");
+        waitForText(By.id("statement-status"), "RECONCILED");
+        assertEquals("0", text(By.id("statement-open")));
+        WebElement resolved = waitFor(difference("AMOUNT_MISMATCH", "RESOLVED"));
+        assertTrue(resolved.getText().contains(note), resolved.getText());
+        assertTrue(resolved.findElements(By.cssSelector("button.resolve")).isEmpty(), "nothing left to resolve");
+        Map<String, Object> d = Db.row(
+                "SELECT status, note, resolved_at FROM statement_differences WHERE channel = ? AND bill_date = ?",
+                channel,
+                day);
+        assertEquals("RESOLVED", d.get("status"));
+        assertEquals(note, d.get("note"));
+        assertNotNull(d.get("resolved_at"));
+
+        // and the list says so
+        driver.findElement(By.cssSelector(".crumbs a")).click();
+        waitForText(statementRow(channel, day), "RECONCILED");
+        waitFor(By.id("no-open-differences"));
+        assertNoPolicyViolations();
+    }
+
     // ---- arranging
 
     /** Flagged orders on the simulator's other channels, so that the Attention page looks like a working day. */
@@ -524,6 +651,34 @@ class ConsoleBrowserTest {
         return By.cssSelector(".event[data-id='" + eventId + "'] .delivery[data-client='" + client + "']");
     }
 
+    static By statementRow(String channel, LocalDate day) {
+        return By.cssSelector("tr.statement-row[data-channel='" + channel + "'][data-bill-date='" + day + "']");
+    }
+
+    static By difference(String kind, String status) {
+        return By.cssSelector("tr.difference-row[data-kind='" + kind + "'][data-status='" + status + "']");
+    }
+
+    /** A date input's value, as a date picker would set it (its typed form depends on the browser's locale). */
+    static void setDate(By by, LocalDate day) {
+        ((JavascriptExecutor) driver)
+                .executeScript(
+                        "arguments[0].value = arguments[1];"
+                                + " arguments[0].dispatchEvent(new Event('input', {bubbles: true}));",
+                        driver.findElement(by),
+                        day.toString());
+    }
+
+    static String sha256(byte[] bytes) {
+        try {
+            return java.util.HexFormat.of()
+                    .formatHex(
+                            java.security.MessageDigest.getInstance("SHA-256").digest(bytes));
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+
     static WebElement waitFor(By by) {
         try {
             return new WebDriverWait(driver, WAIT).until(ExpectedConditions.visibilityOfElementLocated(by));
@@ -590,6 +745,8 @@ class ConsoleBrowserTest {
                 .filter(m -> !m.contains("favicon.ico"))
                 // the wrong-token test provokes this 401 on purpose
                 .filter(m -> !(m.contains("/admin/orders?limit=1") && m.contains("401")))
+                // and the Statements test this 409 (fetch now on a channel without statements)
+                .filter(m -> !(m.contains("/fetch") && m.contains("409")))
                 .toList();
         assertEquals(List.of(), bad, "browser log");
     }

@@ -86,9 +86,19 @@ class ConsoleSourceTest {
                 "/admin/events?state=PENDING&limit=500",
                 "/admin/events?state=FAILED&limit=500",
                 "/admin/events/",
-                "/admin/clients/");
+                "/admin/clients/",
+                "/admin/statements?limit=",
+                "/admin/statements/",
+                "/admin/statement-differences?status=OPEN&limit=",
+                "/admin/statement-differences/");
         assertEquals(documented, named, "the admin paths in console.js");
-        for (String suffix : List.of("'/notifications?limit=500'", "'/query'", "'/redeliver'", "'/webhook/enable'")) {
+        for (String suffix : List.of(
+                "'/notifications?limit=500'",
+                "'/query'",
+                "'/redeliver'",
+                "'/webhook/enable'",
+                "'/fetch'",
+                "'/resolve'")) {
             assertTrue(js.contains(suffix), suffix);
         }
     }

@@ -164,16 +164,21 @@
     this.message = 'token refused';
   }
 
-  /** Calls the admin API; resolves with the JSON answer (null when there is none). */
-  function api(method, path) {
+  /** Calls the admin API (with an optional body); resolves with the JSON answer (null when there is none). */
+  function api(method, path, body, contentType) {
     var t = token();
     if (!t) {
       showLogin(null);
       return Promise.reject(new TokenRefused());
     }
+    var headers = {Authorization: 'Bearer ' + t, Accept: 'application/json, application/problem+json'};
+    if (body !== undefined && body !== null) {
+      headers['Content-Type'] = contentType || 'application/json';
+    }
     return fetch(path, {
       method: method,
-      headers: {Authorization: 'Bearer ' + t, Accept: 'application/json, application/problem+json'},
+      headers: headers,
+      body: body === undefined ? null : body,
       credentials: 'omit',
       cache: 'no-store',
       redirect: 'error'
@@ -268,6 +273,15 @@
 
   var generation = 0;
 
+  /** A message that survives the next change of page (an action's outcome shown on the page it leads to). */
+  var carried = null;
+
+  /** Goes to another page, keeping the message line. */
+  function go(hash, message, kind) {
+    carried = {message: message, kind: kind};
+    location.hash = hash;
+  }
+
   function route() {
     if (!token()) {
       showLogin(null);
@@ -277,11 +291,17 @@
     generation++;
     var r = parseHash();
     var view = clear($('view'));
-    ['nav-attention', 'nav-webhooks'].forEach(function (id) {
+    ['nav-attention', 'nav-webhooks', 'nav-statements'].forEach(function (id) {
       $(id).classList.remove('active');
     });
     if (r.parts[0] === 'order' && r.parts.length === 3 && r.parts[1] && r.parts[2]) {
       orderPage(view, r.parts[1], r.parts[2], generation);
+    } else if (r.parts[0] === 'statements' && r.parts.length === 3 && r.parts[1] && r.parts[2]) {
+      $('nav-statements').classList.add('active');
+      statementPage(view, r.parts[1], r.parts[2], generation);
+    } else if (r.parts[0] === 'statements') {
+      $('nav-statements').classList.add('active');
+      statementsPage(view, r.query, generation);
     } else if (r.parts[0] === 'webhooks') {
       $('nav-webhooks').classList.add('active');
       webhooksPage(view, generation);
@@ -1008,6 +1028,373 @@
     );
   }
 
+  // ---------------------------------------------------------------- Statements
+
+  var STATEMENT_STATUSES = ['DIFFERENCES', 'RECONCILED', 'NO_BILL', 'NOT_READY', 'ERROR'];
+
+  function statementHref(channel, billDate) {
+    return '#/statements/' + encodeURIComponent(channel) + '/' + encodeURIComponent(billDate);
+  }
+
+  /** "3 · ¥12.00" for a {count, amount} total, or a dash. */
+  function total(t) {
+    if (!t) {
+      return el('span', {className: 'muted'}, '—');
+    }
+    return el('span', {className: 'total'}, String(t.count) + ' · ', money(t.amount));
+  }
+
+  function statementStatus(s) {
+    return el('span', null, badge(s.status), s.error ? el('span', {className: 'mono error-code'}, s.error) : null);
+  }
+
+  /** A yyyy-MM-dd day input defaulting to yesterday in Beijing time (UTC+08:00). */
+  function dayInput(id, value) {
+    var input = el('input', {id: id, type: 'date', required: 'required'});
+    if (value) {
+      input.value = value;
+    } else {
+      var beijing = new Date(Date.now() + 8 * 3600 * 1000 - 24 * 3600 * 1000);
+      input.value = beijing.toISOString().substring(0, 10);
+    }
+    return input;
+  }
+
+  /** Fetch now and upload, for one (channel, day): the two ways an operator makes a day's statement. */
+  function statementActions(channel, billDate, gen, done) {
+    var channelInput = el('input', {id: 's-channel', placeholder: 'channel', autocomplete: 'off', required: 'required'});
+    channelInput.value = channel || '';
+    var day = dayInput('s-day', billDate);
+    var file = el('input', {id: 's-file', type: 'file'});
+    var fetchButton = el('button', {type: 'button', id: 's-fetch', className: 'quiet'}, 'Fetch now');
+    var uploadButton = el('button', {type: 'submit', id: 's-upload'}, 'Upload bill');
+    var form = el(
+      'form',
+      {className: 'filters statement-actions', id: 'statement-actions'},
+      el('label', {for: 's-channel'}, 'Channel'), channelInput,
+      el('label', {for: 's-day'}, 'Bill date'), day,
+      fetchButton,
+      el('label', {for: 's-file'}, 'or a bill file'), file,
+      uploadButton
+    );
+    function target() {
+      var c = channelInput.value.trim();
+      var d = day.value;
+      if (!c || !d) {
+        flash('Name a channel and a bill date.', 'error');
+        return null;
+      }
+      return '/admin/statements/' + encodeURIComponent(c) + '/' + encodeURIComponent(d);
+    }
+    function finished(s, verb) {
+      if (!current(gen)) {
+        return;
+      }
+      fetchButton.disabled = false;
+      uploadButton.disabled = false;
+      var message = verb + ' ' + s.channel + ' ' + s.billDate + ': ' + s.status + (s.error ? ' (' + s.error + ')' : '') +
+        ', ' + s.openDifferences + ' open difference' + (s.openDifferences === 1 ? '' : 's') + '.';
+      var kind = s.status === 'ERROR' ? 'error' : 'ok';
+      flash(message, kind);
+      done(s, message, kind);
+    }
+    function refused(e) {
+      fetchButton.disabled = false;
+      uploadButton.disabled = false;
+      failed(e);
+    }
+    fetchButton.addEventListener('click', function () {
+      var path = target();
+      if (!path) {
+        return;
+      }
+      fetchButton.disabled = true;
+      api('POST', path + '/fetch').then(function (s) {
+        finished(s, 'Fetched');
+      }, refused);
+    });
+    form.addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      var path = target();
+      if (!path) {
+        return;
+      }
+      if (!file.files || !file.files.length) {
+        flash('Choose the bill file exactly as the provider gave it (WeChat text or gzip, Alipay zip).', 'error');
+        return;
+      }
+      uploadButton.disabled = true;
+      api('POST', path, file.files[0], 'application/octet-stream').then(function (s) {
+        finished(s, 'Uploaded');
+      }, refused);
+    });
+    return form;
+  }
+
+  function statementsPage(view, query, gen) {
+    var channel = query.get('channel') || '';
+    var status = query.get('status') || '';
+    var channelInput = el('input', {id: 'st-channel', placeholder: 'all channels', autocomplete: 'off'});
+    channelInput.value = channel;
+    var statusSelect = el('select', {id: 'st-status'}, el('option', {value: ''}, 'any status'));
+    STATEMENT_STATUSES.forEach(function (s) {
+      var o = el('option', {value: s}, s);
+      if (s === status) {
+        o.selected = true;
+      }
+      statusSelect.appendChild(o);
+    });
+    var filters = el(
+      'form',
+      {className: 'filters', id: 'statement-filters'},
+      el('label', {for: 'st-channel'}, 'Channel'), channelInput,
+      el('label', {for: 'st-status'}, 'Status'), statusSelect,
+      el('button', {type: 'submit'}, 'Filter')
+    );
+    filters.addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      var q = new URLSearchParams();
+      if (channelInput.value.trim()) {
+        q.set('channel', channelInput.value.trim());
+      }
+      if (statusSelect.value) {
+        q.set('status', statusSelect.value);
+      }
+      var s = q.toString();
+      location.hash = '#/statements' + (s ? '?' + s : '');
+    });
+
+    var rows = el('tbody', {id: 'statement-rows'});
+    var more = el('button', {type: 'button', id: 'statements-more', hidden: true}, 'Load more');
+    var listStatus = el('p', {className: 'muted', id: 'statements-status'}, 'Loading…');
+    var differences = el('div', {id: 'open-differences'}, el('p', {className: 'muted'}, 'Loading…'));
+
+    append(
+      view,
+      el('h1', null, 'Statements'),
+      el(
+        'p',
+        {className: 'lede'},
+        "Each statements-enabled channel's daily bill, compared with this service's orders and refunds " +
+          '(GET /admin/statements). A bill never changes an order: a difference flags it, and a payment missing ' +
+          'locally asks the provider once.'
+      ),
+      el('div', {className: 'card'}, el('h3', null, 'Make a day\u2019s statement'), statementActions(channel, null, gen, function (s, message, kind) {
+        go(statementHref(s.channel, s.billDate), message, kind);
+      })),
+      filters,
+      el(
+        'table',
+        {className: 'grid', id: 'statements-table'},
+        el('thead', null, el('tr', null, ['Bill date', 'Channel', 'Status', 'Source', 'Payments (bill)', 'Refunds (bill)', 'Not ours', 'Fees (¥)', 'Open differences', 'Attempts', 'Next attempt (UTC)'].map(function (h) {
+          return el('th', null, h);
+        }))),
+        rows
+      ),
+      listStatus,
+      more,
+      el('h2', null, 'Open differences'),
+      differences
+    );
+
+    function load(after) {
+      more.disabled = true;
+      var path = '/admin/statements?limit=' + PAGE;
+      if (channel) {
+        path += '&channel=' + encodeURIComponent(channel);
+      }
+      if (status) {
+        path += '&status=' + encodeURIComponent(status);
+      }
+      if (after) {
+        path += '&after=' + encodeURIComponent(after);
+      }
+      api('GET', path).then(function (page) {
+        if (!current(gen)) {
+          return;
+        }
+        page.items.forEach(function (s) {
+          rows.appendChild(
+            el(
+              'tr',
+              {className: 'statement-row', data: {channel: s.channel, billDate: s.billDate, status: s.status}},
+              td(el('a', {href: statementHref(s.channel, s.billDate), className: 'statement-link'}, s.billDate)),
+              td(s.channel),
+              td(statementStatus(s)),
+              td(badge(s.source, 'source')),
+              td(total(s.payments)),
+              td(total(s.refunds)),
+              td(total(s.foreign)),
+              td(el('span', {className: 'mono'}, text(s.fees))),
+              td(s.openDifferences ? badge(String(s.openDifferences), 'reason') : '0'),
+              td(String(s.attempts)),
+              td(time(s.nextAttemptAt))
+            )
+          );
+        });
+        listStatus.textContent = !rows.children.length
+          ? 'No statement yet' + (channel ? ' on ' + channel : '') + (status ? ' with status ' + status : '') +
+            ': the first is fetched after paynotify.statements.time on a statements-enabled channel, or upload a bill above.'
+          : rows.children.length + ' shown' + (page.next ? '; more on the next page.' : '; that is all.');
+        more.hidden = !page.next;
+        more.disabled = false;
+        more.onclick = function () {
+          load(page.next);
+        };
+      }, failed);
+    }
+    load(null);
+
+    var dpath = '/admin/statement-differences?status=OPEN&limit=' + PAGE + (channel ? '&channel=' + encodeURIComponent(channel) : '');
+    api('GET', dpath).then(function (page) {
+      if (!current(gen)) {
+        return;
+      }
+      clear(differences);
+      append(
+        differences,
+        page.items.length
+          ? differencesTable(page.items, true, route)
+          : el('p', {className: 'muted', id: 'no-open-differences'}, 'No open difference' + (channel ? ' on ' + channel : '') + '.'),
+        page.next ? el('p', {className: 'muted'}, 'The newest ' + PAGE + ' are shown; filter by channel for others.') : null
+      );
+    }, failed);
+  }
+
+  function statementPage(view, channel, billDate, gen) {
+    var base = '/admin/statements/' + encodeURIComponent(channel) + '/' + encodeURIComponent(billDate);
+    var facts = el('dl', {className: 'facts', id: 'statement-facts'}, el('p', {className: 'muted'}, 'Loading…'));
+    var diffs = el('div', {id: 'statement-differences'});
+    append(
+      view,
+      el('p', {className: 'crumbs'}, el('a', {href: '#/statements?channel=' + encodeURIComponent(channel)}, '← Statements')),
+      el('h1', null, channel, ' ', el('span', {className: 'muted'}, billDate)),
+      facts,
+      el('div', {className: 'card'}, el('h3', null, 'Fetch or upload this day again'), statementActions(channel, billDate, gen, function (s, message, kind) {
+        if (s.channel === channel && s.billDate === billDate) {
+          route();
+        } else {
+          go(statementHref(s.channel, s.billDate), message, kind);
+        }
+      })),
+      el('h2', null, 'Differences'),
+      diffs
+    );
+    function fact(name, value, id) {
+      return el('div', {className: 'fact'}, el('dt', null, name), el('dd', id ? {id: id} : null, value));
+    }
+    api('GET', base).then(function (s) {
+      if (!current(gen)) {
+        return;
+      }
+      clear(facts);
+      append(
+        facts,
+        fact('Status', statementStatus(s), 'statement-status'),
+        fact('Source', badge(s.source, 'source')),
+        fact('Fetched (UTC)', time(s.fetchedAt)),
+        fact('Payments in the bill', total(s.payments), 'statement-payments'),
+        fact('Refunds in the bill', total(s.refunds), 'statement-refunds'),
+        fact('Not this service\u2019s', total(s.foreign)),
+        fact('Fees (¥)', el('span', {className: 'mono'}, text(s.fees))),
+        fact('Open differences', String(s.openDifferences), 'statement-open'),
+        fact('Attempts', String(s.attempts)),
+        fact('Next attempt (UTC)', time(s.nextAttemptAt)),
+        fact('File SHA-256', el('span', {className: 'mono'}, text(s.fileSha256)))
+      );
+      clear(diffs);
+      append(
+        diffs,
+        (s.differences || []).length
+          ? differencesTable(s.differences, false, route)
+          : el('p', {className: 'muted', id: 'no-differences'}, 'No difference: the bill and the ledger agree for this day.')
+      );
+    }, function (e) {
+      if (e instanceof ApiError && e.status === 404) {
+        clear(facts);
+        append(facts, el('p', {className: 'muted'}, 'No statement for ' + channel + ' on ' + billDate + ' yet: fetch or upload it below.'));
+        return;
+      }
+      failed(e);
+    });
+  }
+
+  /**
+   * Differences with a link to each order and, for the open ones, a note and a Resolve button; after a resolution
+   * the row shows it and then afterResolve runs (the pages reload, since the day's status and counts change).
+   */
+  function differencesTable(list, withDay, afterResolve) {
+    var headers = ['Id'].concat(withDay ? ['Bill date · channel'] : []).concat(
+      ['Kind', 'Order · refund · sub-merchant', 'Transaction', 'Bill', 'Ledger', 'Local state', 'Query', 'Status', 'Resolve']);
+    return table(
+      headers,
+      list.map(function (d) {
+        var row = el('tr', {className: 'difference-row', data: {id: d.id, kind: d.kind, status: d.status}});
+        var statusCell = td();
+        var action = td();
+        function showStatus(x) {
+          clear(statusCell);
+          append(statusCell, badge(x.status, x.status === 'OPEN' ? 'reason' : 'b-succeeded'), x.note ? el('div', {className: 'small-text note'}, x.note) : null);
+          row.dataset.status = x.status;
+          clear(action);
+          if (x.status === 'OPEN') {
+            append(action, resolveForm(x, function (r) {
+              showStatus(r);
+              afterResolve(r);
+            }));
+          }
+        }
+        showStatus(d);
+        var order = d.outTradeNo && d.kind !== 'UNKNOWN_ORDER'
+          ? el('a', {href: orderHref(d.channel, d.outTradeNo), className: 'order-link'}, d.outTradeNo)
+          : el('span', {className: 'mono'}, text(d.outTradeNo));
+        append(
+          row,
+          td(el('span', {className: 'mono'}, String(d.id))),
+          withDay ? td(el('a', {href: statementHref(d.channel, d.billDate), className: 'day-link'}, d.billDate), el('div', {className: 'small-text'}, d.channel)) : null,
+          td(badge(d.kind, 'reason')),
+          td(
+            order,
+            d.outRefundNo ? el('div', {className: 'small-text'}, 'refund ', el('span', {className: 'mono refund-no'}, d.outRefundNo)) : null,
+            d.subMerchantId ? el('div', {className: 'small-text'}, 'sub-merchant ', el('span', {className: 'mono sub-merchant'}, d.subMerchantId)) : null
+          ),
+          td(el('span', {className: 'mono small-text'}, text(d.transactionId))),
+          td(money(d.billAmount)),
+          td(money(d.localAmount)),
+          td(d.localState ? badge(d.localState) : '—'),
+          td(text(d.queryResult)),
+          statusCell,
+          action
+        );
+        return row;
+      }),
+      'grid differences'
+    );
+  }
+
+  function resolveForm(d, resolved) {
+    var note = el('input', {className: 'resolve-note', placeholder: 'note (what was done)', maxlength: '500', autocomplete: 'off'});
+    var button = el('button', {type: 'submit', className: 'small resolve'}, 'Resolve');
+    var form = el('form', {className: 'resolve-form'}, note, button);
+    form.addEventListener('submit', function (ev) {
+      ev.preventDefault();
+      var n = note.value.trim();
+      if (!n) {
+        flash('Say in a note how difference ' + d.id + ' was settled (1 to 500 characters).', 'error');
+        return;
+      }
+      button.disabled = true;
+      api('POST', '/admin/statement-differences/' + encodeURIComponent(d.id) + '/resolve', JSON.stringify({note: n})).then(function (x) {
+        flash('Difference ' + x.id + ' resolved.', 'ok');
+        resolved(x);
+      }, function (e) {
+        button.disabled = false;
+        failed(e);
+      });
+    });
+    return form;
+  }
+
   // ---------------------------------------------------------------- start
 
   document.addEventListener('DOMContentLoaded', function () {
@@ -1026,7 +1413,8 @@
       }
     });
     window.addEventListener('hashchange', function () {
-      flash(null);
+      flash(carried ? carried.message : null, carried ? carried.kind : null);
+      carried = null;
       route();
     });
     route();
