@@ -459,6 +459,45 @@ class StatementsTest {
         assertEquals(forward, mixed);
     }
 
+    @Test
+    void theDaysOfAWindowUploadedAtOnceRaiseItsDifferenceOnceAndKeepItOpen() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            LocalDate d = newDay();
+            String missing = no();
+            anOrder()
+                    .channel(WX)
+                    .outTradeNo(missing)
+                    .amount(500)
+                    .paid(txn())
+                    .paidAt(noon(d))
+                    .insert();
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try {
+                var futures = new ArrayList<java.util.concurrent.Future<Integer>>();
+                for (int off = -1; off <= 2; off++) {
+                    LocalDate day = d.plusDays(off);
+                    futures.add(pool.submit(
+                            () -> upload(WX, day, wechat(day).bytes()).statusCode()));
+                }
+                for (var f : futures) {
+                    assertEquals(200, f.get());
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            // whichever upload settled the window last evaluated it; none resolved what another raised
+            ok(upload(WX, d.minusDays(5), wechat(d.minusDays(5)).bytes()));
+            assertEquals(
+                    1,
+                    Db.count(
+                            "SELECT count(*) FROM statement_differences WHERE channel = ? AND out_trade_no = ?"
+                                    + " AND kind = 'MISSING_AT_PROVIDER' AND status = 'OPEN'",
+                            WX,
+                            missing));
+            assertEquals(1, attentionEvents(WX, missing));
+        }
+    }
+
     // ------------------------------------------------------------------ re-reconciling, resolving
 
     @Test
