@@ -119,6 +119,9 @@ CREATE TABLE statement_differences (
     resolved_at      timestamptz,
     -- the reconcile run that last raised it: an OPEN difference a later run of its day did not raise is resolved
     last_run         uuid,
+    -- when a run last raised it (clock_timestamp()): a run resolves only what no run raised since it began, so two
+    -- days reconciled at once never resolve each other's differences
+    last_seen_at     timestamptz,
     CONSTRAINT statement_differences_key UNIQUE NULLS NOT DISTINCT (channel, bill_date, kind, out_trade_no, out_refund_no),
     CONSTRAINT statement_differences_resolved_check CHECK ((status = 'RESOLVED') = (resolved_at IS NOT NULL))
 );

@@ -5,6 +5,7 @@ import java.sql.Date;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.sql.Timestamp;
 import java.sql.Types;
 import java.time.LocalDate;
 import java.util.ArrayList;
@@ -26,11 +27,12 @@ public final class StatementDifferences {
 
     private static final String UPSERT = "INSERT INTO statement_differences AS d (channel, bill_date, kind,"
             + " out_trade_no, out_refund_no, sub_merchant_id, transaction_id, bill_amount, local_amount, local_state,"
-            + " status, created_at, updated_at, last_run) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'OPEN', now(), now(), ?)"
+            + " status, created_at, updated_at, last_run, last_seen_at)"
+            + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'OPEN', now(), now(), ?, clock_timestamp())"
             + " ON CONFLICT ON CONSTRAINT statement_differences_key DO UPDATE SET"
             + " sub_merchant_id = excluded.sub_merchant_id, transaction_id = excluded.transaction_id,"
             + " bill_amount = excluded.bill_amount, local_amount = excluded.local_amount,"
-            + " local_state = excluded.local_state, last_run = excluded.last_run,"
+            + " local_state = excluded.local_state, last_run = excluded.last_run, last_seen_at = clock_timestamp(),"
             + " updated_at = CASE WHEN (d.sub_merchant_id, d.transaction_id, d.bill_amount, d.local_amount,"
             + " d.local_state) IS NOT DISTINCT FROM (excluded.sub_merchant_id, excluded.transaction_id,"
             + " excluded.bill_amount, excluded.local_amount, excluded.local_state) THEN d.updated_at ELSE now() END"
@@ -48,16 +50,29 @@ public final class StatementDifferences {
             + " FROM statement_differences d2 LEFT JOIN orders o ON o.channel = d2.channel"
             + " AND o.out_trade_no = d2.out_trade_no"
             + " WHERE d.id = d2.id AND d.channel = ? AND d.bill_date = ? AND d.kind = ANY (?) AND d.status = 'OPEN'"
-            + " AND d.last_run IS DISTINCT FROM ?";
+            + " AND d.last_run IS DISTINCT FROM ? AND (d.last_seen_at IS NULL OR d.last_seen_at < ?)";
 
     private static final String RESOLVE_STALE_OF_ORDERS = "UPDATE statement_differences d SET status = 'RESOLVED',"
             + " resolved_at = now(), updated_at = now(), local_state = o.state, note = " + NOTE
             + " FROM statement_differences d2 LEFT JOIN orders o ON o.channel = d2.channel"
             + " AND o.out_trade_no = d2.out_trade_no"
             + " WHERE d.id = d2.id AND d.channel = ? AND d.out_trade_no = ANY (?) AND d.kind = ANY (?)"
-            + " AND d.status = 'OPEN' AND d.last_run IS DISTINCT FROM ?";
+            + " AND d.status = 'OPEN' AND d.last_run IS DISTINCT FROM ?"
+            + " AND (d.last_seen_at IS NULL OR d.last_seen_at < ?)";
 
     private StatementDifferences() {}
+
+    /** One reconcile run: its id, and when it began on PostgreSQL's clock. */
+    public record Run(UUID id, Timestamp since) {}
+
+    /** A new run, beginning now (PostgreSQL's {@code clock_timestamp()}). */
+    public static Run newRun(Connection c) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT clock_timestamp()");
+                ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            return new Run(UUID.randomUUID(), rs.getTimestamp(1));
+        }
+    }
 
     /** A difference as a reconcile run computes it. */
     public record Computed(
@@ -76,7 +91,7 @@ public final class StatementDifferences {
     public record Written(long id, boolean created) {}
 
     /** Creates the difference OPEN, or updates the existing one in place (its status and note kept). */
-    public static Written upsert(Connection c, Computed d, UUID run) throws SQLException {
+    public static Written upsert(Connection c, Computed d, Run run) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(UPSERT)) {
             ps.setString(1, d.channel());
             ps.setDate(2, Date.valueOf(d.billDate()));
@@ -88,7 +103,7 @@ public final class StatementDifferences {
             setLong(ps, 8, d.billAmount());
             setLong(ps, 9, d.localAmount());
             ps.setString(10, d.localState());
-            ps.setObject(11, run);
+            ps.setObject(11, run.id());
             try (ResultSet rs = ps.executeQuery()) {
                 rs.next();
                 return new Written(rs.getLong(1), rs.getBoolean(2));
@@ -97,29 +112,31 @@ public final class StatementDifferences {
     }
 
     /**
-     * Resolves the day's OPEN differences of these kinds that the run {@code run} did not raise again: note
+     * Resolves the day's OPEN differences of these kinds that neither this run nor any run since it began raised: note
      * {@code paid by notification} / {@code paid by active query} when the order was paid meanwhile, else
      * {@code no longer in the bill}. Returns how many.
      */
-    public static int resolveStale(Connection c, String channel, LocalDate day, List<String> kinds, UUID run)
+    public static int resolveStale(Connection c, String channel, LocalDate day, List<String> kinds, Run run)
             throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(RESOLVE_STALE)) {
             ps.setString(1, channel);
             ps.setDate(2, Date.valueOf(day));
             ps.setArray(3, c.createArrayOf("text", kinds.toArray(new String[0])));
-            ps.setObject(4, run);
+            ps.setObject(4, run.id());
+            ps.setTimestamp(5, run.since());
             return ps.executeUpdate();
         }
     }
 
     /** As {@link #resolveStale}, for these orders' differences of these kinds, whatever their day. */
     public static int resolveStaleOfOrders(
-            Connection c, String channel, List<String> outTradeNos, List<String> kinds, UUID run) throws SQLException {
+            Connection c, String channel, List<String> outTradeNos, List<String> kinds, Run run) throws SQLException {
         try (PreparedStatement ps = c.prepareStatement(RESOLVE_STALE_OF_ORDERS)) {
             ps.setString(1, channel);
             ps.setArray(2, c.createArrayOf("text", outTradeNos.toArray(new String[0])));
             ps.setArray(3, c.createArrayOf("text", kinds.toArray(new String[0])));
-            ps.setObject(4, run);
+            ps.setObject(4, run.id());
+            ps.setTimestamp(5, run.since());
             return ps.executeUpdate();
         }
     }

@@ -206,7 +206,7 @@ public class Reconciler {
 
     /** Compares the day's lines with the ledger, then evaluates every window that depends on the day. */
     void compare(Channel channel, BillSource source, LocalDate day, long setId) {
-        UUID run = UUID.randomUUID();
+        StatementDifferences.Run run = db.auto(StatementDifferences::newRun);
         boolean perOrder = source.refundsPerOrder();
         int after = 0;
         while (true) {
@@ -237,7 +237,7 @@ public class Reconciler {
             LocalDate day,
             List<StatementLines.Compared> page,
             boolean perOrder,
-            UUID run)
+            StatementDifferences.Run run)
             throws SQLException {
         var numbers = new HashSet<String>();
         var refundOrders = new HashSet<String>();
@@ -341,7 +341,8 @@ public class Reconciler {
             this.channel = channel;
         }
 
-        void write(StatementDifferences.Computed d, DifferenceKind kind, OrderRow order, UUID run) throws SQLException {
+        void write(StatementDifferences.Computed d, DifferenceKind kind, OrderRow order, StatementDifferences.Run run)
+                throws SQLException {
             StatementDifferences.Written w = StatementDifferences.upsert(c, d, run);
             if (!w.created() || order == null) {
                 return;
@@ -404,7 +405,7 @@ public class Reconciler {
 
     /** MISSING_AT_PROVIDER for the orders paid on {@code p} that no bill of D−1 … D+hold holds. */
     private void paymentsOf(Channel channel, LocalDate p, int hold) {
-        UUID run = UUID.randomUUID();
+        StatementDifferences.Run run = db.auto(StatementDifferences::newRun);
         long after = 0;
         while (true) {
             long from = after;
@@ -448,7 +449,7 @@ public class Reconciler {
 
     /** WeChat: REFUND_MISSING_AT_PROVIDER for the refunds that succeeded on {@code r} with no line in any bill. */
     private void wechatRefundsOf(Channel channel, LocalDate r) {
-        UUID run = UUID.randomUUID();
+        StatementDifferences.Run run = db.auto(StatementDifferences::newRun);
         long after = 0;
         while (true) {
             long from = after;
@@ -521,7 +522,7 @@ public class Reconciler {
         var all = new ArrayList<>(numbers);
         for (int i = 0; i < all.size(); i += BATCH) {
             List<String> batch = all.subList(i, Math.min(all.size(), i + BATCH));
-            UUID run = UUID.randomUUID();
+            StatementDifferences.Run run = db.auto(StatementDifferences::newRun);
             db.tx(c -> {
                 Map<String, OrderRow> orders = Orders.findAll(c, channel.name(), batch);
                 Map<String, StatementRefunds.Sum> sums = StatementRefunds.sums(c, channel.name(), batch);

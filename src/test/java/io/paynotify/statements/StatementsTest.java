@@ -362,6 +362,45 @@ class StatementsTest {
         assertEquals(300, diff.get("localAmount"));
     }
 
+    @Test
+    void onAlipayAPaymentAndARefundTheBillsNeverShowAreRaisedOnceTheirWindowsAreSettled() {
+        LocalDate d = newDay();
+        String paid = no();
+        String refunded = no();
+        String t = "2024" + txn().substring(0, 24);
+        anOrder()
+                .channel(ALI)
+                .outTradeNo(paid)
+                .amount(900)
+                .paid(t)
+                .paidAt(noon(d))
+                .insert();
+        anOrder()
+                .channel(ALI)
+                .outTradeNo(refunded)
+                .amount(1000)
+                .paid("2024" + txn().substring(0, 24))
+                .paidAt(noon(d.minusDays(20)))
+                .insert();
+        refund(ALI, refunded, "Q9", 300, noon(d));
+        for (int off : new int[] {2, 0, -1, 1}) {
+            LocalDate day = d.plusDays(off);
+            ok(upload(
+                    ALI,
+                    day,
+                    new BillFixtures.Alipay(day, TestChannels.ALI_STMT_SELLER)
+                            .totals(0, 0)
+                            .zip()));
+        }
+        Map<String, Object> m = difference(ALI, d, "MISSING_AT_PROVIDER", paid);
+        assertEquals(900, m.get("localAmount"));
+        Map<String, Object> r = difference(ALI, d, "REFUND_MISSING_AT_PROVIDER", refunded);
+        assertEquals(null, r.get("outRefundNo"), "Alipay refund differences are per order");
+        assertEquals(0, r.get("billAmount"));
+        assertEquals(300, r.get("localAmount"));
+        assertEquals(List.of("STATEMENT_REFUND_MISSING_AT_PROVIDER"), attention(ALI, refunded));
+    }
+
     // ------------------------------------------------------------------ missing at provider, any order
 
     /** Uploads the bills of d-1 … d+2 in this order (offsets), the payment of {@code seen} on d+1. */
@@ -418,6 +457,45 @@ class StatementsTest {
         assertEquals(List.of("MISSING_AT_PROVIDER <missing> OPEN"), forward);
         assertEquals(forward, backward);
         assertEquals(forward, mixed);
+    }
+
+    @Test
+    void theDaysOfAWindowUploadedAtOnceRaiseItsDifferenceOnceAndKeepItOpen() throws Exception {
+        for (int round = 0; round < 3; round++) {
+            LocalDate d = newDay();
+            String missing = no();
+            anOrder()
+                    .channel(WX)
+                    .outTradeNo(missing)
+                    .amount(500)
+                    .paid(txn())
+                    .paidAt(noon(d))
+                    .insert();
+            var pool = java.util.concurrent.Executors.newFixedThreadPool(4);
+            try {
+                var futures = new ArrayList<java.util.concurrent.Future<Integer>>();
+                for (int off = -1; off <= 2; off++) {
+                    LocalDate day = d.plusDays(off);
+                    futures.add(pool.submit(
+                            () -> upload(WX, day, wechat(day).bytes()).statusCode()));
+                }
+                for (var f : futures) {
+                    assertEquals(200, f.get());
+                }
+            } finally {
+                pool.shutdownNow();
+            }
+            // whichever upload settled the window last evaluated it; none resolved what another raised
+            ok(upload(WX, d.minusDays(5), wechat(d.minusDays(5)).bytes()));
+            assertEquals(
+                    1,
+                    Db.count(
+                            "SELECT count(*) FROM statement_differences WHERE channel = ? AND out_trade_no = ?"
+                                    + " AND kind = 'MISSING_AT_PROVIDER' AND status = 'OPEN'",
+                            WX,
+                            missing));
+            assertEquals(1, attentionEvents(WX, missing));
+        }
     }
 
     // ------------------------------------------------------------------ re-reconciling, resolving
