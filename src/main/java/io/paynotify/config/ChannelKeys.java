@@ -24,4 +24,20 @@ public interface ChannelKeys {
     default java.util.List<ConfiguredCertificate> certificates() {
         return java.util.List.of();
     }
+
+    /**
+     * The app ids a WeChat bill line's {@code 公众账号ID} must be one of to belong to this channel (CONTRACT.md §11);
+     * empty where bills carry none (Alipay).
+     */
+    default Set<String> appIds() {
+        return Set.of();
+    }
+
+    /**
+     * The account a bill is checked against (CONTRACT.md §11): WeChat's {@code mch-id}, Alipay's {@code seller-id}
+     * when set; null when there is none to check.
+     */
+    default String billAccount() {
+        return null;
+    }
 }

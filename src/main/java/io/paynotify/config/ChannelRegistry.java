@@ -52,6 +52,7 @@ public class ChannelRegistry {
     private final List<Duration> querySchedule;
     private final int queryMaxRate;
     private final Duration queryTick;
+    private final StatementSettings statements;
 
     @Inject
     public ChannelRegistry(PaynotifyConfig config, Instance<ChannelKeyParser> parsers) {
@@ -113,9 +114,55 @@ public class ChannelRegistry {
         if (queryTick.compareTo(Duration.ofSeconds(1)) > 0) {
             throw new ConfigProblem("paynotify.reconcile.tick must be at most 1s");
         }
+        this.statements = statements(config, parsed);
         if (ProductionChecks.apply(profiles)) {
             ProductionChecks.check(config);
         }
+    }
+
+    /** The statement keys of CONTRACT.md §11: global ones and each channel's. */
+    private static StatementSettings statements(PaynotifyConfig config, Map<String, Channel> channels) {
+        PaynotifyConfig.Statements s = config.statements();
+        var time = StatementSettings.time(s.time());
+        int hold = StatementSettings.holdDays(s.hold());
+        Duration retry = ConfigChecks.positive(s.retry(), "paynotify.statements.retry");
+        Duration lease = ConfigChecks.positive(s.lease(), "paynotify.statements.lease");
+        Duration download = ConfigChecks.positive(s.downloadTimeout(), "paynotify.statements.download-timeout");
+        Duration retention = ConfigChecks.positive(s.retention(), "paynotify.statements.retention");
+        var enabled = new TreeMap<String, Boolean>();
+        var patterns = new TreeMap<String, Pattern>();
+        config.channels().forEach((name, c) -> {
+            Channel channel = channels.get(name);
+            var settings = new ChannelSettings(name, c, channel.mode());
+            if (c.statementsEnabled() && channel.mode() == AccountMode.ISV) {
+                throw settings.problem("statements-enabled", "cannot be true on a mode=isv channel");
+            }
+            enabled.put(name, c.statementsEnabled());
+            String pattern = c.statementsOrderPattern()
+                    .map(String::strip)
+                    .filter(v -> !v.isEmpty())
+                    .orElse(".*");
+            try {
+                patterns.put(name, Pattern.compile(pattern));
+            } catch (java.util.regex.PatternSyntaxException e) {
+                throw settings.problem("statements-order-pattern", "is not a regular expression");
+            }
+        });
+        return new StatementSettings(
+                time,
+                hold,
+                retry,
+                lease,
+                download,
+                retention,
+                s.schedulerEnabled(),
+                Collections.unmodifiableMap(enabled),
+                Collections.unmodifiableMap(patterns));
+    }
+
+    /** The statement settings (CONTRACT.md §11). */
+    public StatementSettings statements() {
+        return statements;
     }
 
     /** The active profiles, after the start-up warning when the prod profile's checks are off for them. */

@@ -37,6 +37,19 @@ public final class ChannelSettings {
         return mode;
     }
 
+    /**
+     * Whether the channel calls the provider's API: {@code query-enabled=true} (CONTRACT.md §9) or
+     * {@code statements-enabled=true} (§11, which signs its requests as §9's with the same keys).
+     */
+    public boolean callsApi() {
+        return config.queryEnabled() || config.statementsEnabled();
+    }
+
+    /** The key that makes the channel call the provider's API, for the message of a missing key. */
+    public String apiKeyReason() {
+        return config.queryEnabled() ? "query-enabled" : "statements-enabled";
+    }
+
     /** The channel's name. */
     public String name() {
         return name;

@@ -40,6 +40,8 @@ public interface PaynotifyConfig {
     /** {@code paynotify.reconcile.*}: the active query of PENDING orders (docs/operations.md "Active query (reconciliation)"). */
     Reconcile reconcile();
 
+    Statements statements();
+
     interface ChannelConfig {
         /** {@code provider}: WECHATPAY_V2, WECHATPAY_V3 or ALIPAY (required). */
         Optional<String> provider();
@@ -107,6 +109,15 @@ public interface PaynotifyConfig {
         /** {@code app-cert}: Alipay certificate mode, the content of appCertPublicKey_<app-id>.crt (a chain file). */
         @WithName("app-cert")
         Optional<String> appCert();
+
+        /** CONTRACT.md §11: fetch and reconcile this channel's daily bill; needs the keys the active query needs. */
+        @WithName("statements-enabled")
+        @WithDefault("false")
+        boolean statementsEnabled();
+
+        /** CONTRACT.md §11: the order numbers that are this service's (a Java regular expression, whole match). */
+        @WithName("statements-order-pattern")
+        Optional<String> statementsOrderPattern();
     }
 
     interface ClientConfig {
@@ -201,5 +212,34 @@ public interface PaynotifyConfig {
          */
         @WithDefault("1s")
         Duration tick();
+    }
+
+    /** The daily bills (CONTRACT.md §11), checked at start by {@link ChannelRegistry}. */
+    interface Statements {
+        /** Beijing time of day after which yesterday's bill is fetched, {@code HH:mm}. */
+        @WithDefault("10:30")
+        String time();
+
+        /** Whole days after a payment's day whose bills may still hold it. */
+        @WithDefault("2d")
+        Duration hold();
+
+        @WithDefault("30m")
+        Duration retry();
+
+        @WithDefault("2m")
+        Duration lease();
+
+        @WithName("download-timeout")
+        @WithDefault("5m")
+        Duration downloadTimeout();
+
+        @WithDefault("400d")
+        Duration retention();
+
+        /** Not in the contract: false stops this replica's scheduler (tests run it by hand with their own clock). */
+        @WithName("scheduler-enabled")
+        @WithDefault("true")
+        boolean schedulerEnabled();
     }
 }

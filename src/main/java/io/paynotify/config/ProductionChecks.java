@@ -97,6 +97,17 @@ final class ProductionChecks {
         if (c.merchantPrivateKey().filter(PublishedSecrets::rsaKey).isPresent()) {
             throw published(prefix + "merchant-private-key");
         }
+        if (c.appCert().filter(PublishedSecrets::rsaKey).isPresent()) {
+            throw published(prefix + "app-cert");
+        }
+        if (c.alipayRootCert().filter(PublishedSecrets::rsaKey).isPresent()) {
+            throw published(prefix + "alipay-root-cert");
+        }
+        for (Map.Entry<String, String> e : c.appAuthTokens().entrySet()) {
+            if (PublishedSecrets.text(e.getValue())) {
+                throw published(prefix + "app-auth-tokens.\"" + e.getKey() + "\"");
+            }
+        }
         c.apiBaseUrl().map(String::strip).filter(v -> !v.isEmpty()).ifPresent(url -> {
             if (plainHttpBeyondLoopback(url)) {
                 throw new ConfigProblem(prefix + "api-base-url must be https in the prod profile (plain http only to a"

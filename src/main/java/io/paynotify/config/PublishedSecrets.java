@@ -8,6 +8,7 @@ import java.security.interfaces.RSAPrivateKey;
 import java.security.interfaces.RSAPublicKey;
 import java.util.HexFormat;
 import java.util.Set;
+import java.util.regex.Pattern;
 
 /**
  * The keys, secrets and tokens published in this repository, which the prod profile refuses ({@link
@@ -33,7 +34,14 @@ final class PublishedSecrets {
             "80dc4bf8daf9db619786badd6d341a288cc3532c44dd72585ec7e454557dfbfe",
             "7e5c9158d3ece20763383603abe60255c0816a87dbc20a4d0dd5fb1fe7fb149e",
             // %dev. paynotify.admin.tokens
-            "114329a7a9f3c460434d5079bd2eff1b35146ac906d051eed81e7e813c1782ab");
+            "114329a7a9f3c460434d5079bd2eff1b35146ac906d051eed81e7e813c1782ab",
+            // %dev. WeChat Pay v2 api-key of wx-sp-dev (partner)
+            "ba66a92165770424f504023cf588e276fe9dacfa7fb5d058efb0d7188379808a",
+            // %dev. WeChat Pay v3 api-v3-key of wx3-sp-dev (partner)
+            "059089d423a9d0ed2f0899f0493f420174a0f4cbe60cffdfe37f66c4898e8b1d",
+            // %dev. app-auth-tokens of ali-isv-dev, merchants 2021000000000021 and 2021000000000022
+            "89d885e268dd187a0933dcc8e10de93cc584284404fff9463896fa990243f090",
+            "45144db265865d6d983956be78ef9e2924ee337183fbe88084a982157bbe8e0d");
 
     /**
      * SHA-256 of the modulus ({@code BigInteger.toByteArray()}) of each key pair in {@code simulator/keys/}: the
@@ -47,7 +55,27 @@ final class PublishedSecrets {
             // wechatpay-v3-dev-merchant-private.pem, wechatpay-v3-dev-merchant-public.pem
             "d2911b0e049220907c81699364f57377e5c974fe9e2f1155fce9a4b6c968bfd8",
             // wechatpay-v3-dev-platform-private.pem, wechatpay-v3-dev-platform-public.pem
-            "92eb92a46203c476a82084d16e13156775aa83b1890dbb6b8c2c961d798683ad");
+            "92eb92a46203c476a82084d16e13156775aa83b1890dbb6b8c2c961d798683ad",
+            // wechatpay-v3-dev-sp-platform-private.pem, wechatpay-v3-dev-sp-platform-public.pem
+            "4579cadb2f362957f1488b60e68d497d87ba33d094824b2ed3ffbc1896d1da57",
+            // wechatpay-v3-dev-sp-merchant-private.pem, wechatpay-v3-dev-sp-merchant-public.pem
+            "db37ec9db0596cb8f0982ccca31175774c8324f12b280a9769b5df157fa5257b",
+            // alipay-isv-dev-private.pem, alipay-isv-dev-public.pem
+            "5f3c1a0b92c501dd52ba2c914400790f0b362465a1108b318a525a4217ac2903",
+            // alipay-isv-dev-app-private.pem, alipay-isv-dev-app-public.pem
+            "1a0c4a5480a2688607a5f6b526095d17e16f3f4b735f1be85111f6b80b0728e6",
+            // alipay-cert-dev-private.pem, alipay-cert-dev-public.pem, the leaf of alipay-cert-dev-alipay.crt (and of
+            // alipay-cert-dev-alipay-reissued.crt)
+            "db682a205aac4cf882845161af8ab5d00987db3f882cae8562235bb73b5f0d7d",
+            // alipay-cert-dev-app-private.pem, alipay-cert-dev-app-public.pem, the leaf of alipay-cert-dev-app.crt
+            "3596cd7e46ca420534b57c3dea60b013796b9baa3425bd3e1dc1071813637f8d",
+            // the RSA root of alipay-cert-dev-root.crt: its private key was thrown away when the dev PKI was issued,
+            // but a trust anchor everyone has a copy of has no place in production either
+            "1a4eb6f86743e52c4b1801b5520cb058afd164b3e7d1a9f44495de39e92be752");
+
+    /** One PEM certificate of a file that may hold several. */
+    private static final Pattern CERTIFICATE =
+            Pattern.compile("-----BEGIN CERTIFICATE-----[A-Za-z0-9+/=\\s]*-----END CERTIFICATE-----");
 
     private PublishedSecrets() {}
 
@@ -62,10 +90,14 @@ final class PublishedSecrets {
     }
 
     /**
-     * True when the text is an RSA key (public or private, PEM or bare base64, or a certificate) of a published key
-     * pair; false for anything else, including text that is no key at all (the provider's parser reports that).
+     * True when the text is an RSA key (public or private, PEM or bare base64, a certificate, or a PEM file of several
+     * certificates one of which holds such a key) of a published key pair; false for anything else, including text that is no key at all (the provider's parser reports that).
      */
     static boolean rsaKey(String text) {
+        if (text != null && CERTIFICATE.matcher(text).results().count() > 1) {
+            // a chain file or a root bundle (Alipay's certificate mode): published when any of its certificates is
+            return CERTIFICATE.matcher(text).results().anyMatch(m -> rsaKey(m.group()));
+        }
         BigInteger modulus = modulus(text);
         return modulus != null && RSA_MODULI.contains(sha256(modulus.toByteArray()));
     }

@@ -93,6 +93,14 @@ public class EventOutbox {
         return written;
     }
 
+    /**
+     * {@code order.attention} for a reason a statement difference added to the order's attention (CONTRACT.md
+     * §11), in the transaction that added it.
+     */
+    public void attention(Connection c, OrderRow order, String reason) throws SQLException {
+        write(c, EventType.ORDER_ATTENTION, order, null, reason);
+    }
+
     /** {@code order.closed} for a close by the merchant API, in its transaction. */
     public void closedByMerchant(Connection c, OrderRow closed) throws SQLException {
         write(c, EventType.ORDER_CLOSED, closed, null, null);

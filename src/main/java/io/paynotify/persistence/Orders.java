@@ -458,4 +458,69 @@ public final class Orders {
             throw new IllegalStateException("order changed under its row lock");
         }
     }
+
+    /** The orders of these numbers on the channel, by number (a plain read: no row lock). */
+    public static Map<String, OrderRow> findAll(Connection c, String channel, Collection<String> outTradeNos)
+            throws SQLException {
+        var out = new java.util.HashMap<String, OrderRow>();
+        if (outTradeNos.isEmpty()) {
+            return out;
+        }
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT " + COLUMNS + " FROM orders WHERE channel = ? AND out_trade_no = ANY (?)")) {
+            ps.setString(1, channel);
+            ps.setArray(2, textArray(c, List.copyOf(outTradeNos)));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    OrderRow o = map(rs);
+                    out.put(o.outTradeNo(), o);
+                }
+            }
+        }
+        return out;
+    }
+
+    /**
+     * A page of the channel's paid orders (SUCCESS or refunded) whose {@code paidAt} is in [{@code from},
+     * {@code to}), by id after {@code afterId} (the statements' missing-at-provider rule).
+     */
+    public static List<OrderRow> paidBetween(
+            Connection c, String channel, Instant from, Instant to, long afterId, int rows) throws SQLException {
+        return Rows.list(
+                c,
+                "SELECT " + COLUMNS + " FROM orders WHERE channel = ? AND paid_at >= ? AND paid_at < ?"
+                        + " AND state IN ('SUCCESS', 'PARTIALLY_REFUNDED', 'REFUNDED') AND id > ? ORDER BY id LIMIT ?",
+                List.of(channel, Timestamp.from(from), Timestamp.from(to), afterId, rows),
+                Orders::map);
+    }
+
+    /** Whether the channel has an order of this sub-merchant (a partner bill's line is then the channel's). */
+    public static boolean hasSubMerchant(Connection c, String channel, String subMerchantId) throws SQLException {
+        try (PreparedStatement ps =
+                c.prepareStatement("SELECT 1 FROM orders WHERE channel = ? AND sub_merchant_id = ? LIMIT 1")) {
+            ps.setString(1, channel);
+            ps.setString(2, subMerchantId);
+            try (ResultSet rs = ps.executeQuery()) {
+                return rs.next();
+            }
+        }
+    }
+
+    /** Whether the channel has local activity on that Beijing day: an order paid or a refund succeeded in it. */
+    public static boolean activeBetween(Connection c, String channel, Instant from, Instant to) throws SQLException {
+        try (PreparedStatement ps = c.prepareStatement("SELECT EXISTS (SELECT 1 FROM orders WHERE channel = ?"
+                + " AND paid_at >= ? AND paid_at < ?) OR EXISTS (SELECT 1 FROM refunds WHERE channel = ?"
+                + " AND status = 'SUCCESS' AND succeeded_at >= ? AND succeeded_at < ?)")) {
+            ps.setString(1, channel);
+            ps.setTimestamp(2, Timestamp.from(from));
+            ps.setTimestamp(3, Timestamp.from(to));
+            ps.setString(4, channel);
+            ps.setTimestamp(5, Timestamp.from(from));
+            ps.setTimestamp(6, Timestamp.from(to));
+            try (ResultSet rs = ps.executeQuery()) {
+                rs.next();
+                return rs.getBoolean(1);
+            }
+        }
+    }
 }

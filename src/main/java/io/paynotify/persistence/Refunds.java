@@ -100,4 +100,45 @@ public final class Refunds {
                 Rows.instant(rs.getTimestamp(8)),
                 Rows.instant(rs.getTimestamp(9)));
     }
+
+    /** A refund as the statements compare it: its order's number, its number, amount, status and success time. */
+    public record Compared(
+            long id, String outTradeNo, String outRefundNo, long amount, String status, Instant succeededAt) {}
+
+    /** The refunds of these orders of the channel (a plain read). */
+    public static List<Compared> ofOrders(Connection c, String channel, List<String> outTradeNos) throws SQLException {
+        if (outTradeNos.isEmpty()) {
+            return List.of();
+        }
+        return Rows.list(
+                c,
+                "SELECT out_trade_no, out_refund_no, amount_minor, status, succeeded_at, id FROM refunds"
+                        + " WHERE channel = ? AND out_trade_no = ANY (?)",
+                List.of(channel, c.createArrayOf("text", outTradeNos.toArray(new String[0]))),
+                rs -> new Compared(
+                        rs.getLong(6),
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getLong(3),
+                        rs.getString(4),
+                        Rows.instant(rs.getTimestamp(5))));
+    }
+
+    /** The channel's refunds that succeeded in [{@code from}, {@code to}), a page by id. */
+    public static List<Compared> succeededBetween(
+            Connection c, String channel, Instant from, Instant to, long afterId, int rows) throws SQLException {
+        return Rows.list(
+                c,
+                "SELECT out_trade_no, out_refund_no, amount_minor, status, succeeded_at, id FROM refunds"
+                        + " WHERE channel = ? AND status = 'SUCCESS' AND succeeded_at >= ? AND succeeded_at < ?"
+                        + " AND id > ? ORDER BY id LIMIT ?",
+                List.of(channel, java.sql.Timestamp.from(from), java.sql.Timestamp.from(to), afterId, rows),
+                rs -> new Compared(
+                        rs.getLong(6),
+                        rs.getString(1),
+                        rs.getString(2),
+                        rs.getLong(3),
+                        rs.getString(4),
+                        Rows.instant(rs.getTimestamp(5))));
+    }
 }

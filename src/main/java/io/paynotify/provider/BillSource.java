@@ -41,6 +41,14 @@ public interface BillSource {
      */
     void read(Channel channel, Path file, BillRequest request, String expectedSha1, BillSink sink) throws BillProblem;
 
+    /**
+     * Whether the provider's refunds are compared per order (Alipay: an order's refund lines of all stored bills
+     * against its {@code refundedAmount}) rather than per refund number (WeChat) (CONTRACT.md §11 "Comparing").
+     */
+    default boolean refundsPerOrder() {
+        return provider() == Provider.ALIPAY;
+    }
+
     /** What a fetch gave. */
     sealed interface Fetch {
 

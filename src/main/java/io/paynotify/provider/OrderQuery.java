@@ -28,6 +28,15 @@ public interface OrderQuery {
         return query(channel, QueryTarget.direct(outTradeNo));
     }
 
+    /**
+     * How many of the channel's configured per-merchant credentials failed the provider's check (an Alipay ISV's
+     * {@code app_auth_token}s, docs/api.md "Account modes"): the value of {@code paynotify_isv_tokens_invalid}. Zero
+     * where the channel has none.
+     */
+    default int failedCredentials(Channel channel) {
+        return 0;
+    }
+
     /** The class a recorded answer goes through the state machine with: PAID, CLOSE or UNKNOWN (docs/api.md "Active query"). */
     static NotifyClass recordedClass(QueryResult result) {
         return switch (result) {

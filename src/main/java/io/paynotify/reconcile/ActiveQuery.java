@@ -1,6 +1,7 @@
 package io.paynotify.reconcile;
 
 import io.paynotify.concurrent.DaemonThreads;
+import io.paynotify.config.AccountMode;
 import io.paynotify.config.Channel;
 import io.paynotify.config.ChannelRegistry;
 import io.paynotify.core.notify.Provider;
@@ -103,7 +104,24 @@ public class ActiveQuery {
     }
 
     void onStart(@Observes StartupEvent event) {
+        registerCredentialGauges();
         start();
+    }
+
+    /**
+     * {@code paynotify_isv_tokens_invalid{channel}} for every ISV channel (docs/api.md "Account modes"), read from its
+     * provider's query at each scrape: zero on a channel that does not query (its tokens are never sent, so never
+     * checked).
+     */
+    void registerCredentialGauges() {
+        for (Channel c : registry.channels().values()) {
+            if (c.mode() != AccountMode.ISV) {
+                continue;
+            }
+            OrderQuery q = queries.get(c.provider());
+            boolean checked = q != null && c.keys().queryEnabled();
+            metrics.isvTokensInvalid(c.name(), () -> checked ? q.failedCredentials(c) : 0);
+        }
     }
 
     void onStop(@Observes ShutdownEvent event) {
@@ -234,6 +252,24 @@ public class ActiveQuery {
             throw new NotQueryable("Only a PENDING order is queried.");
         }
         return run(channel, new QueryTarget(outTradeNo, pending.subMerchantId(), pending.subAppId()));
+    }
+
+    /**
+     * The one active query a statement difference schedules (CONTRACT.md §11: a MISSING_LOCALLY on a PENDING order),
+     * counted on the order like any query and started within the channel's {@code max-rate}: it waits for a free
+     * start of this replica's rate limit, then runs on the caller's thread.
+     *
+     * @throws NotQueryable the channel does not query, or the order is no longer PENDING
+     */
+    public Outcome queryForStatement(Channel channel, String outTradeNo) throws InterruptedException {
+        RateLimit limit = limits.get(channel.name());
+        if (limit == null || !queries.containsKey(channel.provider())) {
+            throw new NotQueryable("The channel does not have query-enabled=true.");
+        }
+        while (!limit.tryAcquire()) {
+            Thread.sleep(20);
+        }
+        return queryNow(channel, outTradeNo);
     }
 
     private Outcome run(Channel channel, QueryTarget order) {

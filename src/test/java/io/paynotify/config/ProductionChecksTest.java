@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.paynotify.simulator.sign.AlipayPki;
 import io.paynotify.testing.KeyParsers;
 import io.paynotify.testing.TestCertificates;
 import io.paynotify.testing.TestKeys;
@@ -149,6 +150,85 @@ class ProductionChecksTest {
                         + ShippedSecrets.bareBase64(ShippedSecrets.keyFile("alipay-dev-public.pem")));
         publishedRefused(
                 "paynotify.channels.ali.merchant-private-key", ShippedSecrets.keyFile("alipay-dev-app-private.pem"));
+    }
+
+    @Test
+    void theWholeDevProfileStartsInDevAndNeverInProd() {
+        Map<String, String> dev = ShippedSecrets.devPaynotify();
+        ChannelRegistry registry = build(dev, List.of("dev"));
+        assertEquals(
+                List.of("ali-cert-dev", "ali-dev", "ali-isv-dev", "wx-dev", "wx-sp-dev", "wx3-dev", "wx3-sp-dev"),
+                registry.channels().keySet().stream().sorted().toList());
+        assertThrows(ConfigProblem.class, () -> build(dev, PROD));
+    }
+
+    @Test
+    void theAccountModeChannelsOfTheDevProfileAreRefused() {
+        publishedRefused("paynotify.channels.wx.api-key", ShippedSecrets.dev("paynotify.channels.wx-sp-dev.api-key"));
+        publishedRefused(
+                "paynotify.channels.wx3.api-v3-key", ShippedSecrets.dev("paynotify.channels.wx3-sp-dev.api-v3-key"));
+        publishedRefused(
+                "paynotify.channels.wx3.platform-keys.\"PUB_KEY_ID_01\"",
+                ShippedSecrets.keyFile("wechatpay-v3-dev-sp-platform-public.pem"));
+        publishedRefused(
+                "paynotify.channels.wx3.merchant-private-key",
+                ShippedSecrets.dev("paynotify.channels.wx3-sp-dev.merchant-private-key"));
+        publishedRefused(
+                "paynotify.channels.ali.alipay-public-key",
+                ShippedSecrets.dev("paynotify.channels.ali-isv-dev.alipay-public-key"));
+        publishedRefused(
+                "paynotify.channels.ali.merchant-private-key",
+                ShippedSecrets.dev("paynotify.channels.ali-isv-dev.merchant-private-key"));
+    }
+
+    @Test
+    void aPublishedAppAuthTokenIsRefusedNamingItsMerchant() {
+        var props = valid();
+        props.put("paynotify.channels.ali.mode", "isv");
+        props.put("paynotify.channels.ali.app-auth-tokens.\"2021000000000031\"", "202601BBtokenofthistest00000031");
+        build(props, PROD);
+        String token = ShippedSecrets.dev("paynotify.channels.ali-isv-dev.app-auth-tokens.\"2021000000000021\"");
+        props.put("paynotify.channels.ali.app-auth-tokens.\"2021000000000032\"", token);
+        build(props, TEST);
+        String message =
+                assertThrows(ConfigProblem.class, () -> build(props, PROD)).getMessage();
+        assertTrue(
+                message.startsWith("paynotify.channels.\"ali\".app-auth-tokens.\"2021000000000032\" is a key or secret"
+                        + " published in this repository"),
+                message);
+        assertFalse(message.contains(token), message);
+    }
+
+    @Test
+    void theCertificateModeFilesOfTheDevProfileAreRefused() {
+        var props = valid();
+        for (String key : List.of("alipay-public-key", "app-cert", "alipay-root-cert", "merchant-private-key")) {
+            props.put("paynotify.channels.ali." + key, ShippedSecrets.dev("paynotify.channels.ali-cert-dev." + key));
+        }
+        props.put("paynotify.channels.ali.app-id", "2021000000000003");
+        build(props, TEST);
+        assertTrue(assertThrows(ConfigProblem.class, () -> build(props, PROD))
+                .getMessage()
+                .startsWith("paynotify.channels.\"ali\".alipay-public-key is a key or secret published"));
+
+        // the app's own certificate alone, under a root of this test: refused by its key
+        Instant now = Instant.now();
+        AlipayPki pki = AlipayPki.issue(
+                "2021000000000003",
+                ShippedSecrets.pair("alipay-cert-dev-app").getPublic(),
+                TestKeys.pair(TestKeys.ALIPAY).getPublic(),
+                now,
+                5);
+        var own = valid();
+        own.put("paynotify.channels.ali.app-id", "2021000000000003");
+        own.put("paynotify.channels.ali.alipay-public-key", pki.alipayPem());
+        own.put("paynotify.channels.ali.alipay-root-cert", pki.rootPem());
+        own.put("paynotify.channels.ali.app-cert", pki.appPem());
+        own.remove("paynotify.channels.ali.merchant-private-key");
+        build(own, TEST);
+        assertTrue(assertThrows(ConfigProblem.class, () -> build(own, PROD))
+                .getMessage()
+                .startsWith("paynotify.channels.\"ali\".app-cert is a key or secret published"));
     }
 
     @Test

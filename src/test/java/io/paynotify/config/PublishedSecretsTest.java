@@ -26,12 +26,20 @@ class PublishedSecretsTest {
     @Test
     void everyFileOfSimulatorKeysIsAKnownKey() {
         var keys = new ArrayList<String>();
+        var certificates = new ArrayList<String>();
         for (Path file : ShippedSecrets.keyFiles()) {
             String name = file.getFileName().toString();
             if (name.equals("README.md")) {
                 continue;
             }
             String text = ShippedSecrets.keyFile(name);
+            if (name.endsWith(".crt")) {
+                // certificate mode's chain files and root bundle: one of their certificates holds a published key
+                assertTrue(text.contains("BEGIN CERTIFICATE"), name);
+                assertTrue(PublishedSecrets.rsaKey(text), name + ": no certificate of it is in PublishedSecrets");
+                certificates.add(name);
+                continue;
+            }
             assertNotNull(PublishedSecrets.modulus(text), name + " is an RSA key (PEM, public or PKCS#8 private)");
             assertTrue(PublishedSecrets.rsaKey(text), name + " is missing from PublishedSecrets.RSA_MODULI");
             assertTrue(
@@ -39,7 +47,24 @@ class PublishedSecretsTest {
                     name + " spelled as bare base64 is recognised too");
             keys.add(name);
         }
-        assertEquals(8, keys.size(), "four key pairs, both halves: " + keys);
+        assertEquals(20, keys.size(), "ten key pairs, both halves: " + keys);
+        assertEquals(4, certificates.size(), "the certificate-mode files: " + certificates);
+    }
+
+    @Test
+    void everyCertificateOfTheCertificateModeFilesIsKnown() {
+        // the leaf alone, the intermediate after it, and the leaf after the intermediate: whatever the file order
+        String chain = ShippedSecrets.keyFile("alipay-cert-dev-alipay.crt");
+        int second = chain.indexOf("-----BEGIN CERTIFICATE-----", 1);
+        String leaf = chain.substring(0, second);
+        String intermediate = chain.substring(second);
+        assertTrue(PublishedSecrets.rsaKey(leaf));
+        assertTrue(PublishedSecrets.rsaKey(intermediate + "\n" + leaf), "the leaf second");
+        assertFalse(PublishedSecrets.rsaKey(intermediate), "the intermediate's key is nobody's secret");
+        String roots = ShippedSecrets.keyFile("alipay-cert-dev-root.crt");
+        assertTrue(PublishedSecrets.rsaKey(roots), "the dev RSA root is refused as a trust anchor");
+        assertTrue(PublishedSecrets.rsaKey(ShippedSecrets.keyFile("alipay-cert-dev-app.crt")));
+        assertTrue(PublishedSecrets.rsaKey(ShippedSecrets.keyFile("alipay-cert-dev-alipay-reissued.crt")));
     }
 
     @Test
@@ -71,8 +96,10 @@ class PublishedSecretsTest {
             secrets++;
         }
         // wx-dev api-key, wx3-dev api-v3-key, platform key and merchant key, ali-dev public and private key,
-        // dev-shop secret and webhook secret, the admin token
-        assertEquals(9, secrets, "the dev profile's secrets: " + dev.keySet());
+        // dev-shop secret and webhook secret, the admin token (9); wx-sp-dev api-key, wx3-sp-dev api-v3-key,
+        // platform key and merchant key (4); ali-isv-dev public and private key and two app-auth-tokens (4);
+        // ali-cert-dev alipay-public-key, app-cert, alipay-root-cert and private key (4)
+        assertEquals(21, secrets, "the dev profile's secrets: " + dev.keySet());
     }
 
     @Test

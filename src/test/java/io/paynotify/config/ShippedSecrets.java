@@ -58,7 +58,8 @@ final class ShippedSecrets {
             "lease",
             "retention",
             "schedule",
-            "max-rate");
+            "max-rate",
+            "mode");
 
     private ShippedSecrets() {}
 
@@ -66,13 +67,16 @@ final class ShippedSecrets {
     static Kind kind(String key) {
         if (key.contains(".platform-keys.")
                 || key.endsWith(".alipay-public-key")
-                || key.endsWith(".merchant-private-key")) {
+                || key.endsWith(".merchant-private-key")
+                || key.endsWith(".app-cert")
+                || key.endsWith(".alipay-root-cert")) {
             return Kind.RSA;
         }
         if (key.endsWith(".webhook-secret")) {
             return Kind.WEBHOOK;
         }
-        if (key.endsWith(".api-key")
+        if (key.contains(".app-auth-tokens.")
+                || key.endsWith(".api-key")
                 || key.endsWith(".api-v3-key")
                 || key.endsWith(".secret")
                 || key.equals("paynotify.admin.tokens")) {

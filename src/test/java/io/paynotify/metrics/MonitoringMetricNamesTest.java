@@ -90,6 +90,21 @@ class MonitoringMetricNamesTest {
         assertTrue(
                 scrape.contains("paynotify_orders_attention{channel=\"" + TestChannels.ALI + "\"}"),
                 "attention gauges for every channel");
+        assertTrue(
+                scrape.contains("paynotify_isv_tokens_invalid{channel=\"" + TestChannels.ALI_ISV + "\"} 0.0"),
+                "the ISV tokens gauge of every isv channel, 0 where the channel does not query");
+        String appCertSn = io.paynotify.simulator.sign.AlipayPki.sn(
+                TestChannels.aliCertPki().app());
+        assertTrue(
+                scrape.lines()
+                        .anyMatch(l -> l.startsWith("paynotify_certificate_expiry_seconds{")
+                                && l.contains("channel=\"" + TestChannels.ALI_CERT + "\"")
+                                && l.contains("key=\"app-cert\"")
+                                && l.contains("sn=\"" + appCertSn + "\"")),
+                "the expiry of every configured certificate: "
+                        + scrape.lines()
+                                .filter(l -> l.startsWith("paynotify_certificate_expiry_seconds"))
+                                .toList());
     }
 
     /**

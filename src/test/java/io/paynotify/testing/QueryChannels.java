@@ -36,6 +36,9 @@ public final class QueryChannels {
     public static final String ALI = "ali-query";
     public static final String ALI_APPID = "2021000000000777";
 
+    public static final String ALI_ISV = "ali-isv-query";
+    public static final String ALI_ISV_APPID = "2021000000000778";
+
     private QueryChannels() {}
 
     /** A WeChat v2 channel with these sign types, its API at {@code baseUrl}. */
@@ -79,6 +82,23 @@ public final class QueryChannels {
         put(c, ALI, "query-enabled", "true");
         put(c, ALI, "api-base-url", gatewayUrl);
         put(c, ALI, "merchant-private-key", TestKeys.privateBase64(TestKeys.ALIPAY_APP));
+        return c;
+    }
+
+    /**
+     * An Alipay ISV channel (mode=isv) as {@link #alipay}, with each authorising merchant's {@code app_auth_token}
+     * ({@code auth_app_id → token}).
+     */
+    public static Map<String, String> alipayIsv(String gatewayUrl, Map<String, String> tokens) {
+        var c = new HashMap<String, String>();
+        put(c, ALI_ISV, "provider", "ALIPAY");
+        put(c, ALI_ISV, "mode", "isv");
+        put(c, ALI_ISV, "app-id", ALI_ISV_APPID);
+        put(c, ALI_ISV, "alipay-public-key", TestKeys.publicBase64(TestKeys.ALIPAY));
+        put(c, ALI_ISV, "query-enabled", "true");
+        put(c, ALI_ISV, "api-base-url", gatewayUrl);
+        put(c, ALI_ISV, "merchant-private-key", TestKeys.privateBase64(TestKeys.ALIPAY_APP));
+        tokens.forEach((id, token) -> put(c, ALI_ISV, "app-auth-tokens.\"" + id + "\"", token));
         return c;
     }
 

@@ -46,6 +46,7 @@ public class SimulatorResource implements QuarkusTestResourceLifecycleManager {
     static final String PORT_PROPERTY = "pntest.sim.port";
 
     private Gateway gateway;
+    private FakeGateway isv;
 
     @Override
     public Map<String, String> start() {
@@ -105,6 +106,18 @@ public class SimulatorResource implements QuarkusTestResourceLifecycleManager {
         channel(c, ALI, "api-base-url", base + "/gateway.do");
         channel(c, ALI, "merchant-private-key", privateBase64(ALI_APP));
 
+        // an Alipay ISV against its own stub (IsvGateway): four merchants' tokens, checked at start
+        isv = IsvGateway.start();
+        String isvChannel = IsvGateway.CHANNEL;
+        channel(c, isvChannel, "provider", "ALIPAY");
+        channel(c, isvChannel, "mode", "isv");
+        channel(c, isvChannel, "app-id", IsvGateway.APP_ID);
+        channel(c, isvChannel, "alipay-public-key", TestKeys.publicBase64(IsvGateway.ALIPAY_KEY));
+        channel(c, isvChannel, "query-enabled", "true");
+        channel(c, isvChannel, "api-base-url", isv.url() + "/gateway.do");
+        channel(c, isvChannel, "merchant-private-key", privateBase64(IsvGateway.APP_KEY));
+        IsvGateway.TOKENS.forEach((id, token) -> channel(c, isvChannel, "app-auth-tokens.\"" + id + "\"", token));
+
         c.put("paynotify.clients." + CLIENT + ".secret", CLIENT_SECRET);
         c.put("paynotify.clients." + CLIENT + ".channels", String.join(",", WX, WX3, ALI, WX_OFF));
         return c;
@@ -114,6 +127,9 @@ public class SimulatorResource implements QuarkusTestResourceLifecycleManager {
     public void stop() {
         if (gateway != null) {
             gateway.close();
+        }
+        if (isv != null) {
+            isv.close();
         }
     }
 

@@ -3,6 +3,7 @@ package io.paynotify.testing;
 import io.paynotify.config.Channel;
 import io.paynotify.config.ChannelRegistry;
 import io.paynotify.config.PaynotifyConfig;
+import io.paynotify.simulator.sign.AlipayPki;
 import io.quarkus.runtime.configuration.DurationConverter;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
@@ -131,6 +132,31 @@ public final class TestChannels {
 
     public static final String ALI_ISV_APPID = "2021000000000900";
 
+    /**
+     * An Alipay channel in public-key-certificate mode (docs/api.md "Account modes"), not query-enabled: its chains
+     * are checked at start and its certificates' expiry exported ({@code paynotify_certificate_expiry_seconds}).
+     */
+    public static final String ALI_CERT = "ali-cert";
+
+    public static final String ALI_CERT_APPID = "2021000000000950";
+
+    /** The certificates of {@link #ALI_CERT}: Alipay's key is {@link TestKeys#ALIPAY}, the app's {@link TestKeys#ALIPAY_APP}. */
+    public static AlipayPki aliCertPki() {
+        synchronized (TestChannels.class) {
+            if (aliCertPki == null) {
+                aliCertPki = AlipayPki.issue(
+                        ALI_CERT_APPID,
+                        TestKeys.pair(TestKeys.ALIPAY_APP).getPublic(),
+                        TestKeys.pair(TestKeys.ALIPAY).getPublic(),
+                        java.time.Instant.now(),
+                        5);
+            }
+            return aliCertPki;
+        }
+    }
+
+    private static AlipayPki aliCertPki;
+
     /** Two sub-merchants of the WeChat service provider (sub_mch_id / sub_mchid). */
     public static final String SUB_A = "1900000901";
 
@@ -152,6 +178,25 @@ public final class TestChannels {
     public static final String CLIENT_SP_A_SECRET = "client-sp-a-secret-0123456789abcdefg";
 
     private TestChannels() {}
+
+    /** Statements (CONTRACT.md §11): a WeChat v2 channel that fetches its bills (no active query). */
+    public static final String WX_STMT = "wx-stmt";
+
+    public static final String WX_STMT_APPID = "wxstmt0000000001";
+    public static final String WX_STMT_MCH = "10000700";
+    public static final String WX_STMT_KEY = "stmtstmtstmtstmtstmtstmtstmtst32";
+
+    /** Statements on a WeChat service provider's channel (uploads only). */
+    public static final String WX_STMT_SP = "wx-stmt-sp";
+
+    public static final String WX_STMT_SP_APPID = "wxstmtsp00000001";
+    public static final String WX_STMT_SP_MCH = "10000710";
+
+    /** Statements on an Alipay channel that fetches its bills, with a seller id the bills are checked against. */
+    public static final String ALI_STMT = "ali-stmt";
+
+    public static final String ALI_STMT_APPID = "2021000000000700";
+    public static final String ALI_STMT_SELLER = "2088000000000700";
 
     /**
      * The registry the application builds from {@link #config()}, built without Quarkus: for unit tests of the
@@ -259,6 +304,12 @@ public final class TestChannels {
         put(c, ALI_ISV, "mode", "isv");
         put(c, ALI_ISV, "app-id", ALI_ISV_APPID);
         put(c, ALI_ISV, "alipay-public-key", TestKeys.publicBase64(TestKeys.ALIPAY));
+        AlipayPki pki = aliCertPki();
+        put(c, ALI_CERT, "provider", "ALIPAY");
+        put(c, ALI_CERT, "app-id", ALI_CERT_APPID);
+        put(c, ALI_CERT, "alipay-public-key", pki.alipayPem());
+        put(c, ALI_CERT, "alipay-root-cert", pki.rootPem());
+        put(c, ALI_CERT, "app-cert", pki.appPem());
         String spChannels = WX_SP + "," + WX3_SP + "," + ALI_ISV;
         c.put("paynotify.clients.\"" + CLIENT_SP + "\".secret", CLIENT_SP_SECRET);
         c.put("paynotify.clients.\"" + CLIENT_SP + "\".channels", spChannels);
@@ -269,6 +320,28 @@ public final class TestChannels {
         c.put(
                 "paynotify.clients.\"" + CLIENT_SP_A + "\".webhook-secret",
                 "whsec_" + java.util.Base64.getEncoder().encodeToString("sp-a webhook secret, 32 bytes..".getBytes()));
+
+        put(c, WX_STMT, "provider", "WECHATPAY_V2");
+        put(c, WX_STMT, "app-id", WX_STMT_APPID);
+        put(c, WX_STMT, "mch-id", WX_STMT_MCH);
+        put(c, WX_STMT, "api-key", WX_STMT_KEY);
+        put(c, WX_STMT, "sign-types", "MD5");
+        put(c, WX_STMT, "statements-enabled", "true");
+        put(c, WX_STMT, "statements-order-pattern", "ST[0-9A-Za-z_-]+");
+        put(c, WX_STMT_SP, "provider", "WECHATPAY_V2");
+        put(c, WX_STMT_SP, "mode", "partner");
+        put(c, WX_STMT_SP, "app-id", WX_STMT_SP_APPID);
+        put(c, WX_STMT_SP, "mch-id", WX_STMT_SP_MCH);
+        put(c, WX_STMT_SP, "api-key", WX_STMT_KEY);
+        put(c, WX_STMT_SP, "sign-types", "MD5");
+        put(c, ALI_STMT, "provider", "ALIPAY");
+        put(c, ALI_STMT, "app-id", ALI_STMT_APPID);
+        put(c, ALI_STMT, "seller-id", ALI_STMT_SELLER);
+        put(c, ALI_STMT, "alipay-public-key", TestKeys.publicBase64(TestKeys.ALIPAY));
+        put(c, ALI_STMT, "merchant-private-key", TestKeys.privateBase64(TestKeys.ALIPAY_APP));
+        put(c, ALI_STMT, "statements-enabled", "true");
+        // tests run the statement scheduler by hand, with their own clock
+        c.put("paynotify.statements.scheduler-enabled", "false");
 
         // short schedules, so that retries, failures and lapsed leases happen within a test
         c.put("paynotify.webhooks.allow-loopback", "true");

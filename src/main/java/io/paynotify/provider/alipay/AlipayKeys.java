@@ -97,6 +97,11 @@ public record AlipayKeys(
     }
 
     @Override
+    public String billAccount() {
+        return sellerId;
+    }
+
+    @Override
     public String toString() {
         return "AlipayKeys[" + appId + ", " + signTypes + (certMode != null ? ", certificates" : "")
                 + (appAuthTokens.isEmpty() ? "" : ", " + appAuthTokens.size() + " app auth tokens")
@@ -182,15 +187,15 @@ public record AlipayKeys(
                     .filter(v -> !v.isEmpty())
                     .map(text -> s.rsaPrivateKey(text, "merchant-private-key"))
                     .orElse(null);
-            if (c.queryEnabled()) {
+            if (s.callsApi()) {
                 if (appPrivateKey == null) {
-                    throw s.problem("merchant-private-key", "is required when query-enabled is true");
+                    throw s.problem("merchant-private-key", "is required when " + s.apiKeyReason() + " is true");
                 }
                 if (certificate) {
                     // answers name alipay_cert_sn and requests must carry app_cert_sn and alipay_root_cert_sn:
                     // without the root and app certificates neither can be done
                     throw s.problem(
-                            "query-enabled",
+                            s.apiKeyReason(),
                             "cannot be true while alipay-public-key is a certificate and alipay-root-cert and app-cert"
                                     + " are not set (certificate mode needs all three)");
                 }

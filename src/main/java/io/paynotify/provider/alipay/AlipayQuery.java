@@ -42,16 +42,27 @@ public class AlipayQuery implements OrderQuery {
 
     private final Clock clock;
     private final AlipayGateway gateway;
+    private final AlipayTokens tokens;
 
-    /** For tests and tools: its own store of downloaded certificates. */
+    /** For tests and tools: its own store of downloaded certificates, ISV tokens checked when first used. */
     public AlipayQuery(Clock clock, QueryHttp http) {
         this(clock, http, new AlipayCertStore());
     }
 
+    private AlipayQuery(Clock clock, QueryHttp http, AlipayCertStore store) {
+        this(clock, http, store, new AlipayTokens(clock, http, store));
+    }
+
     @Inject
-    public AlipayQuery(Clock clock, QueryHttp http, AlipayCertStore store) {
+    public AlipayQuery(Clock clock, QueryHttp http, AlipayCertStore store, AlipayTokens tokens) {
         this.clock = clock;
         this.gateway = new AlipayGateway(clock, http, store);
+        this.tokens = tokens;
+    }
+
+    @Override
+    public int failedCredentials(Channel channel) {
+        return channel.mode() == AccountMode.ISV ? tokens.failed(channel) : 0;
     }
 
     @Override
@@ -64,15 +75,22 @@ public class AlipayQuery implements OrderQuery {
         String outTradeNo = order.outTradeNo();
         return QueryLog.guarded(channel.name(), () -> {
             AlipayKeys keys = channel.keys(AlipayKeys.class);
+            String token = null;
             if (channel.mode() == AccountMode.ISV) {
-                // a merchant's app_auth_token is used only once Alipay confirmed it valid for that merchant
-                // (alipay.open.auth.token.app.query); that check is not in this build, so no token is used and the
-                // order is not queried
-                return QueryLog.error(
-                        channel.name(), QueryError.CREDENTIALS, "no confirmed app_auth_token for the order's merchant");
+                // a merchant's app_auth_token is used only while Alipay confirms it valid for that merchant
+                // (alipay.open.auth.token.app.query, AlipayTokens); without one nothing is sent
+                String authAppId = order.subMerchantId();
+                token = tokens.confirmed(channel, keys, authAppId);
+                if (token == null) {
+                    return QueryLog.error(
+                            channel.name(),
+                            QueryError.CREDENTIALS,
+                            "not queried: auth_app_id=" + (authAppId == null ? "-" : authAppId) + " "
+                                    + tokens.whyNot(channel, keys, authAppId));
+                }
             }
             AlipayGateway.Verified v = gateway.call(
-                    channel.name(), keys, METHOD, AlipayGateway.bizContent("out_trade_no", outTradeNo), null);
+                    channel.name(), keys, METHOD, AlipayGateway.bizContent("out_trade_no", outTradeNo), token);
             return answer(channel, outTradeNo, v);
         });
     }

@@ -51,6 +51,11 @@ public record WechatV2Keys(
     }
 
     @Override
+    public String billAccount() {
+        return mchId;
+    }
+
+    @Override
     public String toString() {
         return "WechatV2Keys[" + mchId + ", " + appIds + (queryEnabled ? ", query " + apiBaseUrl : "") + "]";
     }

@@ -122,12 +122,17 @@ public class WechatV3Adapter implements NotifyAdapter {
         boolean transaction = eventType.startsWith(TRANSACTION_PREFIX);
         boolean partner = channel.mode() == AccountMode.PARTNER;
         String outTradeNo = required(r.outTradeNo);
+        // a service provider's notice on a direct channel: ACCOUNT_MISMATCH (recorded, 422, the order flagged), not a
+        // 400 for the direct mchid/appid it was never going to carry (docs/api.md "Account modes"), as on v2
+        boolean partnerShaped = !partner && (r.carriesSpMchid || r.carriesSubMchid);
         // the ids of the channel's mode are required (400) before any of them is compared (docs/api.md "Account modes")
-        String mchId = required(partner ? r.spMchId : r.mchId);
+        String mchId = partnerShaped ? null : required(partner ? r.spMchId : r.mchId);
         SubMerchant subMerchant = partner ? new SubMerchant(required(r.subMchId), presentOrNull(r.subAppId)) : null;
         String tradeState;
         if (transaction) {
-            required(partner ? r.spAppId : r.appId);
+            if (!partnerShaped) {
+                required(partner ? r.spAppId : r.appId);
+            }
             tradeState = required(r.tradeState);
             if (!Fields.isToken(tradeState)) {
                 throw NotifyRejection.badRequest(Cause.MISSING_FIELD);
@@ -189,7 +194,7 @@ public class WechatV3Adapter implements NotifyAdapter {
                 .accountMismatch(
                         partner
                                 ? partnerMismatch(keys, r, mchId, transaction)
-                                : accountMismatch(keys, r, mchId, transaction))
+                                : partnerShaped || accountMismatch(keys, r, mchId, transaction))
                 .subMerchant(subMerchant)
                 .notifyId(notifyId)
                 .decoded(r.compact)

@@ -73,6 +73,11 @@ public record WechatV3Keys(
     }
 
     @Override
+    public String billAccount() {
+        return mchId;
+    }
+
+    @Override
     public String toString() {
         return "WechatV3Keys[" + mchId + ", " + appIds + ", serials " + platformKeys.keySet()
                 + (queryEnabled ? ", query " + apiBaseUrl : "") + "]";
@@ -128,12 +133,12 @@ public record WechatV3Keys(
                 throw s.problem("merchant-serial", "must be the certificate serial: 1 to 64 letters and digits");
             }
             String querySerial = null;
-            if (c.queryEnabled()) {
+            if (s.callsApi()) {
                 if (privateKey == null) {
-                    throw s.problem("merchant-private-key", "is required when query-enabled is true");
+                    throw s.problem("merchant-private-key", "is required when " + s.apiKeyReason() + " is true");
                 }
                 if (serial == null) {
-                    throw s.problem("merchant-serial", "is required when query-enabled is true");
+                    throw s.problem("merchant-serial", "is required when " + s.apiKeyReason() + " is true");
                 }
                 querySerial = querySerial(s, infos);
             }

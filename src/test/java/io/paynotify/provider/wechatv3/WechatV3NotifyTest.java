@@ -146,6 +146,33 @@ class WechatV3NotifyTest {
         assertEquals("SUCCESS", order(no).get("state"));
     }
 
+    @Test
+    void aServiceProvidersNoticeOnThisDirectChannelIsAnAccountMismatchRecordedAndFlagged() {
+        // a sub-merchant's payment as WeChat shapes it in service-provider mode (sp_mchid/sub_mchid, no mchid/appid),
+        // sealed and signed with this direct channel's own keys so that only its shape differs
+        String no = pendingOrder(100);
+        Map<String, Object> r = WechatV3Fixtures.partnerTransaction(no, txnId(no), 100, TestChannels.SUB_A);
+        Delivery d = WechatV3Fixtures.signed(WechatV3Fixtures.body("TRANSACTION.SUCCESS", r));
+
+        Response answer = send(d);
+        assertEquals(422, answer.statusCode(), answer.asString());
+        assertEquals("application/json", answer.contentType());
+        assertEquals("{\"code\":\"FAIL\",\"message\":\"not accepted\"}", answer.asString());
+        var n = lastNotification(no);
+        assertEquals("ANOMALY", n.get("outcome"));
+        assertEquals("ACCOUNT_MISMATCH", n.get("reason"));
+        assertEquals(txnId(no), n.get("transaction_id"));
+        assertTrue(((String) n.get("decoded")).contains("\"sub_mchid\":\"" + TestChannels.SUB_A + "\""));
+        var order = order(no);
+        assertEquals("PENDING", order.get("state"), "nothing applied");
+        assertNull(order.get("transaction_id"));
+        assertEquals(List.of("ACCOUNT_MISMATCH"), order.get("attention"));
+        assertEquals(
+                1, Db.count("SELECT count(*) FROM events WHERE out_trade_no = ? AND type = 'order.attention'", no));
+        assertEquals(
+                0, Db.count("SELECT count(*) FROM events WHERE out_trade_no = ? AND type <> 'order.attention'", no));
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"nope", TestChannels.WX, TestChannels.WX_HMAC, TestChannels.ALI, "WX3-TEST"})
     void anUnknownChannelOrAChannelOfAnotherProviderIs404(String channel) {

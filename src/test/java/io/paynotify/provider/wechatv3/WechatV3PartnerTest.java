@@ -179,15 +179,64 @@ class WechatV3PartnerTest {
         // sealed and signed with the direct channel's own keys, so that only its shape differs
         Map<String, Object> r =
                 WechatV3Fixtures.partnerTransaction(no, WechatV3Unit.txnId(no), 100, TestChannels.SUB_A);
-        Delivery withoutMchid = WechatV3Unit.signedResource("TRANSACTION.SUCCESS", r);
-        // without the direct mode's mchid/appid: a missing required field (400), before any ids check
-        assertRefused(Kind.BAD_REQUEST, Cause.MISSING_FIELD, TestChannels.WX3, withoutMchid);
-        // with them: ACCOUNT_MISMATCH (step a), recorded and flagged by the state machine
+        // as WeChat sends it, without the direct mode's mchid/appid: ACCOUNT_MISMATCH (step a), recorded and flagged
+        // by the state machine, never a 400 for the direct ids it does not carry
+        VerifiedNotification shaped = verify(TestChannels.WX3, WechatV3Unit.signedResource("TRANSACTION.SUCCESS", r));
+        assertTrue(shaped.accountMismatch());
+        assertEquals(NotifyClass.PAID, shaped.notifyClass());
+        assertEquals(no, shaped.outTradeNo());
+        assertEquals(WechatV3Unit.txnId(no), shaped.transactionId());
+        assertNull(shaped.subMerchant(), "a direct channel has no step b");
+        // with the direct ids beside the partner ones: the same
         r.put("mchid", TestChannels.WX3_MCH);
         r.put("appid", TestChannels.WX3_APPID);
         VerifiedNotification v = verify(TestChannels.WX3, WechatV3Unit.signedResource("TRANSACTION.SUCCESS", r));
         assertTrue(v.accountMismatch());
         assertNull(v.subMerchant(), "a direct channel has no step b");
+    }
+
+    @ParameterizedTest(name = "only {0}")
+    @ValueSource(strings = {"sp_mchid", "sub_mchid"})
+    void oneServiceProviderIdIsEnoughForAMismatchOnADirectChannel(String kept) throws NotifyRejection {
+        String no = WechatV3Unit.newOrderNo();
+        Map<String, Object> r =
+                WechatV3Fixtures.partnerTransaction(no, WechatV3Unit.txnId(no), 100, TestChannels.SUB_A);
+        r.remove("sp_appid");
+        r.remove("sp_mchid".equals(kept) ? "sub_mchid" : "sp_mchid");
+        assertTrue(verify(TestChannels.WX3, WechatV3Unit.signedResource("TRANSACTION.SUCCESS", r))
+                .accountMismatch());
+    }
+
+    @Test
+    void aPartnerShapedRefundOnADirectChannelIsAMismatchToo() throws NotifyRejection {
+        String no = WechatV3Unit.newOrderNo();
+        VerifiedNotification v = verify(
+                TestChannels.WX3,
+                WechatV3Unit.signedResource(
+                        "REFUND.SUCCESS",
+                        WechatV3Fixtures.partnerRefund(no, WechatV3Unit.txnId(no), 100, 40, TestChannels.SUB_B)));
+        assertEquals(NotifyClass.REFUND, v.notifyClass());
+        assertTrue(v.accountMismatch());
+    }
+
+    @Test
+    void aPartnerShapedNoticeOnADirectChannelStillNeedsItsOtherRequiredFields() {
+        String no = WechatV3Unit.newOrderNo();
+        Map<String, Object> r =
+                WechatV3Fixtures.partnerTransaction(no, WechatV3Unit.txnId(no), 100, TestChannels.SUB_A);
+        r.remove("out_trade_no");
+        assertRefused(
+                Kind.BAD_REQUEST,
+                Cause.MISSING_FIELD,
+                TestChannels.WX3,
+                WechatV3Unit.signedResource("TRANSACTION.SUCCESS", r));
+        r.put("out_trade_no", no);
+        r.remove("transaction_id");
+        assertRefused(
+                Kind.BAD_REQUEST,
+                Cause.MISSING_FIELD,
+                TestChannels.WX3,
+                WechatV3Unit.signedResource("TRANSACTION.SUCCESS", r));
     }
 
     @Test

@@ -8,6 +8,7 @@ import io.paynotify.simulator.listen.Delivery;
 import io.paynotify.simulator.listen.WebhookReceiver;
 import io.paynotify.simulator.listen.WebhookVerifier;
 import io.paynotify.simulator.trigger.Answer;
+import io.paynotify.simulator.trigger.Channel;
 import io.paynotify.simulator.trigger.ChannelTable;
 import io.paynotify.simulator.trigger.DevProfile;
 import io.paynotify.simulator.trigger.Expectation;
@@ -37,8 +38,9 @@ import java.util.TreeSet;
 /**
  * {@code demo [--service URL]}: the tour a newcomer runs next to {@code ./mvnw quarkus:dev}. Registers one order
  * per dev channel, lets paynotify's active query find each paid at the fake gateway, sends the late notifications
- * (acknowledged, recorded DUPLICATE), shows a duplicate notice, the admin view of an order, and the order.paid
- * webhooks. Exit 0 only when every step held.
+ * (acknowledged, recorded DUPLICATE), shows a duplicate notice, the admin view of an order, the account modes
+ * (another sub-merchant's notice refused, a foreign root refused) and the order.paid webhooks. Exit 0 only when
+ * every step held.
  */
 public final class DemoCommand {
 
@@ -177,6 +179,7 @@ public final class DemoCommand {
                 DemoOrder twice = stepThree();
                 ok &= twice != null;
                 ok &= stepFour(queried.get(0));
+                ok &= accountModes();
                 ok &= stepFive();
                 out.println();
                 out.println(ok ? "Every step held." : "Some steps did not hold: see the lines marked FAILED.");
@@ -302,9 +305,65 @@ public final class DemoCommand {
             return ok;
         }
 
-        /** (5) Every order's order.paid webhook, verified. */
+        /**
+         * (5) The account modes (CONTRACT §10): per partner or ISV channel, an order of sub-merchant A refuses the
+         * genuine notice of sub-merchant B for the same order number and is then paid by A's own; the
+         * certificate-mode channel refuses a notice signed under a foreign root and accepts Alipay's.
+         */
+        private boolean accountModes() throws IOException, InterruptedException {
+            heading("5. Account modes: service providers, an ISV, Alipay certificates");
+            boolean ok = true;
+            for (String name : DevProfile.MODE_CHANNELS) {
+                Channel c = table.channel(name).orElseThrow();
+                String sub = c.defaultSubMerchant();
+                // a platform prefixes each tenant's own order numbers so that they stay unique on the channel
+                String number = (sub == null ? "DEMO-CERT" : "T" + sub.substring(sub.length() - 2) + "-DEMO")
+                        + "-" + suffix;
+                DemoOrder o = new DemoOrder(c, number, 500, null);
+                HttpResponse<String> r = merchant.createOrder(name, number, o.amountFen(), "demo", sub, null);
+                boolean created = r.statusCode() == 201;
+                out.println("   POST /api/v1/orders " + o.name() + " (" + o.amountFen() + " fen"
+                        + (sub != null ? ", subMerchantId " + sub : "") + ") as dev-shop: " + r.statusCode()
+                        + (created ? "" : "  FAILED: " + r.body()));
+                if (!created) {
+                    ok = false;
+                    continue;
+                }
+                Notices notices = notices(o);
+                Trade own = Trade.fresh(c.provider(), number, o.amountFen()).withSubMerchant(sub, null);
+                Notice refused;
+                String what;
+                if (sub != null) {
+                    String other = c.otherSubMerchant(sub);
+                    refused = notices.payment(own.ofAnotherSubMerchant(c.provider(), other));
+                    what = "sub-merchant " + other + "'s genuine notice for this order number";
+                } else {
+                    refused = notices.foreignRoot(own).orElseThrow();
+                    what = "a notice signed under a foreign root";
+                }
+                int status = sub != null ? 422 : 401;
+                Answer answer = sender.send(refused);
+                boolean held = Expectation.failureAck(status, "").matches(c.provider(), answer);
+                out.println("   " + what + " -> " + (held ? status + ", the failure ack" : answer.summary()
+                        + "  FAILED: expected " + status));
+                ok &= held;
+                if (sub != null) {
+                    ok &= lastNotifyOutcome(o, "ANOMALY");
+                    JsonNode order = JSON.readTree(merchant.getOrder(name, number).body());
+                    boolean flagged = order.path("attention").toString().contains("ACCOUNT_MISMATCH");
+                    out.println("     order " + order.path("state").asText() + ", attention "
+                            + order.path("attention") + (flagged ? "" : "  FAILED: expected ACCOUNT_MISMATCH"));
+                    ok &= flagged && "PENDING".equals(order.path("state").asText());
+                }
+                ok &= send(o, notices.payment(own), "its own payment notice") & lastNotifyOutcome(o, "APPLIED");
+                all.add(o.paidWith(own.transactionId()));
+            }
+            return ok;
+        }
+
+        /** (6) Every order's order.paid webhook, verified. */
         private boolean stepFive() throws IOException, InterruptedException {
-            heading("5. The order.paid webhooks to dev-shop (at most " + webhookDeadline.toSeconds() + " s)");
+            heading("6. The order.paid webhooks to dev-shop (at most " + webhookDeadline.toSeconds() + " s)");
             return receiver != null ? webhooksReceived() : webhooksDelivered();
         }
 

@@ -28,6 +28,7 @@ public final class Gateway implements AutoCloseable {
     private final WechatV3Api wechatV3;
     private final AlipayApi alipay;
     private final ControlApi control;
+    private final BillsApi bills;
     private final LoopbackHttpServer server;
 
     private Gateway(GatewayConfig config) throws IOException {
@@ -37,6 +38,7 @@ public final class Gateway implements AutoCloseable {
         this.wechatV3 = new WechatV3Api(config, trades, foreignKeys, json);
         this.alipay = new AlipayApi(config, trades, foreignKeys, json);
         this.control = new ControlApi(trades, json);
+        this.bills = new BillsApi(config, trades, json);
         this.server = LoopbackHttpServer.start(config.port(), this::route, "paynotify-sim-gateway");
     }
 
@@ -61,9 +63,15 @@ public final class Gateway implements AutoCloseable {
         trades.script(outTradeNo, trade);
     }
 
-    /** Forgets every script and recorded request. */
+    /** What the bill download APIs ({@link BillsApi}) add to the known trades' bill of {@code api} on {@code day}. */
+    public void scriptBill(Api api, java.time.LocalDate day, BillScript script) {
+        bills.bills().script(api, day, script);
+    }
+
+    /** Forgets every script (bill scripts included) and recorded request. */
     public void reset() {
         trades.reset();
+        bills.bills().reset();
     }
 
     /** Every query request received, oldest first, accepted or not (a copy; the last 10,000 at most). */
@@ -85,6 +93,9 @@ public final class Gateway implements AutoCloseable {
     private Reply route(ReceivedRequest request) throws InterruptedException {
         String path = request.rawPath();
         String method = request.method();
+        if (BillsApi.handles(request)) {
+            return bills.handle(request);
+        }
         if (path.equals(WechatV2Api.PATH)) {
             return method.equals("POST") ? wechatV2.handle(request) : notAllowed("POST");
         }

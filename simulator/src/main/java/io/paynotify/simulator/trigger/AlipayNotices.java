@@ -1,7 +1,11 @@
 package io.paynotify.simulator.trigger;
 
+import io.paynotify.simulator.sign.AlipayPki;
 import io.paynotify.simulator.sign.AlipaySigner;
 import io.paynotify.simulator.sign.BeijingTime;
+import java.security.GeneralSecurityException;
+import java.security.KeyPair;
+import java.security.KeyPairGenerator;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -56,7 +60,7 @@ final class AlipayNotices implements Notices {
     /** An unpaid trade closed (timed out or closed by the merchant): TRADE_CLOSED without refund fields. */
     @Override
     public Optional<Notice> close(Trade trade) {
-        Map<String, String> p = common(channel.appId());
+        Map<String, String> p = common(channel.appId(), trade);
         p.put("trade_no", trade.transactionId());
         p.put("out_trade_no", trade.outTradeNo());
         p.put("trade_status", "TRADE_CLOSED");
@@ -82,6 +86,48 @@ final class AlipayNotices implements Notices {
         return notice(signed(p), "payment notice for another app_id, signed with Alipay's key: " + describe(p));
     }
 
+    /** An ISV payment notice without {@code auth_app_id}: Alipay's signature, but no merchant named. */
+    @Override
+    public Optional<Notice> missingSubMerchant(Trade trade) {
+        if (channel.mode() != Channel.Mode.ISV) {
+            return Optional.empty();
+        }
+        Map<String, String> p = paid(trade, channel.appId());
+        p.remove("auth_app_id");
+        return Optional.of(notice(signed(p), "ISV payment notice without auth_app_id: " + describe(p)));
+    }
+
+    /**
+     * A payment notice signed with a key that a certificate from another root certifies: the "Alipay certificate"
+     * an attacker issued to themselves. Notices carry no certificate (PROTOCOLS.md §12.5), so paynotify knows only
+     * the keys of its own chain-checked certificates and refuses the signature.
+     */
+    @Override
+    public Optional<Notice> foreignRoot(Trade trade) {
+        if (!channel.certificateMode()) {
+            return Optional.empty();
+        }
+        KeyPair theirs = rsa();
+        AlipayPki foreign = AlipayPki.issue(
+                channel.appId(), theirs.getPublic(), theirs.getPublic(), clock.instant(), 1);
+        Map<String, String> p = paid(trade, channel.appId());
+        return Optional.of(notice(
+                AlipaySigner.signed(p, theirs.getPrivate(), AlipaySigner.RSA2),
+                "payment notice signed with the key of a certificate under a foreign root (alipay_cert_sn "
+                        + AlipayPki.sn(foreign.foreign()) + ", issuer " + AlipayPki.FOREIGN_INTERMEDIATE_DN + "): "
+                        + describe(p)));
+    }
+
+    private static KeyPair rsa() {
+        try {
+            KeyPairGenerator g = KeyPairGenerator.getInstance("RSA");
+            g.initialize(2048);
+            return g.generateKeyPair();
+        } catch (GeneralSecurityException e) {
+            throw new IllegalStateException("no RSA", e);
+        }
+    }
+
     @Override
     public Optional<Notice> stale(Trade trade) {
         return Optional.empty(); // notify_time is signed but no receiver is required to check it
@@ -99,7 +145,7 @@ final class AlipayNotices implements Notices {
 
     private Map<String, String> paid(Trade trade, String appId) {
         String amount = yuan(trade.amountFen());
-        Map<String, String> p = common(appId);
+        Map<String, String> p = common(appId, trade);
         p.put("gmt_create", BeijingTime.plain(clock.instant().minus(OPEN_FOR)));
         p.put("seller_email", "sim-seller@example.com");
         p.put("subject", "paynotify simulator 模拟订单");
@@ -118,7 +164,11 @@ final class AlipayNotices implements Notices {
         return p;
     }
 
-    private Map<String, String> common(String appId) {
+    /**
+     * The fields every notice has. {@code auth_app_id} is the authorising merchant's app on an ISV channel
+     * (PROTOCOLS.md §11.4), else {@code app_id} itself; an ISV merchant has its own {@code seller_id} (its PID).
+     */
+    private Map<String, String> common(String appId, Trade trade) {
         Map<String, String> p = new LinkedHashMap<>();
         p.put("notify_time", BeijingTime.plain(clock.instant()));
         p.put("notify_type", "trade_status_sync");
@@ -126,8 +176,9 @@ final class AlipayNotices implements Notices {
         p.put("charset", "utf-8");
         p.put("version", "1.0");
         p.put("app_id", appId);
-        p.put("auth_app_id", appId);
-        p.put("seller_id", channel.sellerId());
+        boolean isv = channel.mode() == Channel.Mode.ISV && trade.subMerchant() != null;
+        p.put("auth_app_id", isv ? trade.subMerchant() : appId);
+        p.put("seller_id", isv ? "2088" + trade.subMerchant().substring(4) : channel.sellerId());
         return p;
     }
 
@@ -143,6 +194,9 @@ final class AlipayNotices implements Notices {
 
     private static String describe(Map<String, String> p) {
         return p.get("trade_status") + " out_trade_no=" + p.get("out_trade_no") + " app_id=" + p.get("app_id")
+                + (p.containsKey("auth_app_id") && !p.get("auth_app_id").equals(p.get("app_id"))
+                        ? " auth_app_id=" + p.get("auth_app_id")
+                        : "")
                 + " total_amount=" + p.get("total_amount") + " trade_no=" + p.get("trade_no") + " sign_type=RSA2";
     }
 

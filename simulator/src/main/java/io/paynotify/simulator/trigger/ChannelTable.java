@@ -32,6 +32,11 @@ import java.util.regex.Pattern;
  * paynotify.channels."ali".alipay-private-key=...    # Alipay's private key (PKCS#8 PEM, base64, or file:PATH)
  * </pre>
  *
+ * A channel's {@code mode} is read as paynotify reads it; its sub-merchants are the keys of an ISV's
+ * {@code app-auth-tokens} and the {@code sub-merchants} of its clients (else pass {@code --sub-merchant}); an Alipay
+ * channel with {@code alipay-root-cert} and {@code app-cert} is in certificate mode, and {@code alipay-private-key}
+ * is then the key inside {@code alipay-public-key}'s certificate.
+ *
  * Keys may carry the {@code %dev.} profile prefix; keys of other profiles are ignored. Names may be quoted or not.
  */
 public record ChannelTable(Map<String, Channel> channels, Map<String, Client> clients) {
@@ -39,6 +44,7 @@ public record ChannelTable(Map<String, Channel> channels, Map<String, Client> cl
     private static final Pattern CHANNEL_KEY = Pattern.compile("paynotify\\.channels\\.(\"[^\"]+\"|[^.\"]+)\\.(.+)");
     private static final Pattern CLIENT_KEY = Pattern.compile("paynotify\\.clients\\.(\"[^\"]+\"|[^.\"]+)\\.(.+)");
     private static final Pattern PLATFORM_KEY = Pattern.compile("platform-keys\\.(\"[^\"]+\"|[^.\"]+)");
+    private static final Pattern AUTH_TOKEN_KEY = Pattern.compile("app-auth-tokens\\.(\"[^\"]+\"|[^.\"]+)");
 
     public Optional<Channel> channel(String name) {
         return Optional.ofNullable(channels.get(name));
@@ -84,7 +90,7 @@ public record ChannelTable(Map<String, Channel> channels, Map<String, Client> cl
         }
         Map<String, Channel> channels = new LinkedHashMap<>();
         for (var e : channelKeys.entrySet()) {
-            channels.put(e.getKey(), channel(e.getKey(), e.getValue(), file.getParent()));
+            channels.put(e.getKey(), withAccountMode(channel(e.getKey(), e.getValue(), file.getParent()), e.getValue(), clientKeys));
         }
         Map<String, Client> clients = new LinkedHashMap<>();
         for (var e : clientKeys.entrySet()) {
@@ -96,6 +102,52 @@ public record ChannelTable(Map<String, Channel> channels, Map<String, Client> cl
             clients.put(e.getKey(), new Client(e.getKey(), list(secret).get(0), allowed));
         }
         return new ChannelTable(channels, clients);
+    }
+
+    /**
+     * The channel's {@code mode}, its certificate mode, and the sub-merchants the file names: an ISV channel's
+     * {@code app-auth-tokens} keys, then the {@code sub-merchants} of the clients allowed on it, in file order.
+     */
+    private static Channel withAccountMode(
+            Channel c, Map<String, String> k, Map<String, Map<String, String>> clientKeys) {
+        Channel.Mode mode;
+        try {
+            mode = Channel.Mode.parse(k.get("mode"));
+        } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException("channel " + c.name() + ": mode must be direct, partner or isv");
+        }
+        List<String> subs = new ArrayList<>();
+        for (String key : k.keySet()) {
+            Matcher m = AUTH_TOKEN_KEY.matcher(key);
+            if (m.matches()) {
+                subs.add(unquote(m.group(1)));
+            }
+        }
+        for (Map<String, String> client : clientKeys.values()) {
+            if (list(client.getOrDefault("channels", "")).contains(c.name())) {
+                for (String sub : list(client.getOrDefault("sub-merchants", ""))) {
+                    if (!subs.contains(sub)) {
+                        subs.add(sub);
+                    }
+                }
+            }
+        }
+        boolean certificateMode = k.containsKey("alipay-root-cert") && k.containsKey("app-cert");
+        return new Channel(
+                c.name(),
+                c.provider(),
+                c.appId(),
+                c.mchId(),
+                c.apiKey(),
+                c.signTypes(),
+                c.apiV3Key(),
+                c.platformSerial(),
+                c.platformKey(),
+                c.alipayKey(),
+                mode == Channel.Mode.ISV ? null : c.sellerId(),
+                mode,
+                mode == Channel.Mode.DIRECT ? List.of() : subs,
+                certificateMode);
     }
 
     private static Channel channel(String name, Map<String, String> k, Path baseDir) {

@@ -22,6 +22,15 @@ public final class DevKeys {
     /** Alipay's private key for the dev app 2021000000000001. */
     public static final String ALIPAY_PLATFORM = "alipay-dev-private.pem";
 
+    /** The WeChat Pay v3 platform private key of the dev service provider (channel wx3-sp-dev). */
+    public static final String WECHATPAY_V3_SP_PLATFORM = "wechatpay-v3-dev-sp-platform-private.pem";
+
+    /** Alipay's private key for the dev ISV application 2021000000000002 (channel ali-isv-dev). */
+    public static final String ALIPAY_ISV_PLATFORM = "alipay-isv-dev-private.pem";
+
+    /** Alipay's private key certified in alipay-cert-dev-alipay.crt, for the dev app 2021000000000003. */
+    public static final String ALIPAY_CERT_PLATFORM = "alipay-cert-dev-private.pem";
+
     private static final String RESOURCE_DIR = "/io/paynotify/simulator/devkeys/";
 
     private DevKeys() {}

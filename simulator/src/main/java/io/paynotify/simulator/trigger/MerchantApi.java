@@ -47,8 +47,21 @@ public final class MerchantApi {
     /** {@code POST /api/v1/orders}: registers an expected payment in CNY. */
     public HttpResponse<String> createOrder(String channel, String outTradeNo, long amountFen, String description)
             throws IOException, InterruptedException {
+        return createOrder(channel, outTradeNo, amountFen, description, null, null);
+    }
+
+    /**
+     * {@code POST /api/v1/orders} on a partner or ISV channel: the order names its {@code subMerchantId} (and, on a
+     * WeChat partner channel, optionally its {@code subAppId}); both null on a direct channel.
+     */
+    public HttpResponse<String> createOrder(
+            String channel, String outTradeNo, long amountFen, String description, String subMerchantId, String subAppId)
+            throws IOException, InterruptedException {
         String body = "{\"channel\":\"" + channel + "\",\"outTradeNo\":\"" + outTradeNo + "\",\"amount\":" + amountFen
-                + ",\"currency\":\"CNY\",\"description\":\"" + description + "\"}";
+                + ",\"currency\":\"CNY\",\"description\":\"" + description + "\""
+                + (subMerchantId != null ? ",\"subMerchantId\":\"" + subMerchantId + "\"" : "")
+                + (subAppId != null ? ",\"subAppId\":\"" + subAppId + "\"" : "")
+                + "}";
         return send("POST", "/api/v1/orders", body, UUID.randomUUID().toString());
     }
 

@@ -30,6 +30,22 @@ public interface Notices {
     /** A payment notice with a DOCTYPE declaring an external entity at {@code entityUrl}; empty for non-XML bodies. */
     Optional<Notice> xxe(Trade trade, String entityUrl);
 
+    /**
+     * On a partner or ISV channel, a correctly signed payment notice that names no sub-merchant (WeChat without
+     * {@code sub_mch_id}/{@code sub_mchid}, Alipay without {@code auth_app_id}); empty on a direct channel.
+     */
+    default Optional<Notice> missingSubMerchant(Trade trade) {
+        return Optional.empty();
+    }
+
+    /**
+     * On an Alipay certificate-mode channel, a payment notice signed with a key whose certificate chains to a root
+     * that is not the channel's ({@code alipay-root-cert}); empty elsewhere.
+     */
+    default Optional<Notice> foreignRoot(Trade trade) {
+        return Optional.empty();
+    }
+
     /** {@code notice} as the provider delivers it again later (WeChat v3 signs each delivery afresh). */
     Notice again(Notice notice);
 

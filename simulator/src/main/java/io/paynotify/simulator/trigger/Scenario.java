@@ -70,9 +70,70 @@ final class Scenario {
                         Expectation.failureAck(
                                 422,
                                 "ACCOUNT_MISMATCH: the app id is not the channel's (docs/state-machine.md: failure, 422)")));
+            case OTHER_SUB_MERCHANT -> otherSubMerchant(channel, notices, trade, steps);
+            case MISSING_SUB_MERCHANT ->
+                steps.add(new Step(
+                        notices.missingSubMerchant(trade)
+                                .orElseThrow(() -> new NotApplicable(
+                                        "missing-sub-merchant needs a partner (WeChat) or isv (Alipay) channel", false)),
+                        provider == Provider.ALIPAY
+                                ? Expectation.failureAck(
+                                        422,
+                                        "ACCOUNT_MISMATCH: an ISV notice must name the order's merchant in"
+                                                + " auth_app_id (docs/api.md, account modes: failure, 422)")
+                                : Expectation.failureAck(
+                                        400,
+                                        "a partner payment notice without its sub-merchant misses a required"
+                                                + " field (docs/api.md#notify-api: 400)")));
+            case FOREIGN_ROOT ->
+                steps.add(new Step(
+                        notices.foreignRoot(trade)
+                                .orElseThrow(() -> new NotApplicable(
+                                        "foreign-root needs an Alipay channel in certificate mode (alipay-root-cert"
+                                                + " and app-cert set)",
+                                        false)),
+                        Expectation.failureAck(
+                                401,
+                                "only keys of certificates that chain to alipay-root-cert verify"
+                                        + " (docs/api.md#notify-api: 401)")));
             case RETRIES -> throw new IllegalArgumentException("retries is run by RetryRunner");
         }
         return steps;
+    }
+
+    /**
+     * The heart of the account modes (CONTRACT §10): the other sub-merchant's genuine payment notice for this order
+     * number is refused and pays nothing; the order's own payment then applies; the other sub-merchant's genuine
+     * refund notice is refused on the paid order.
+     */
+    private static void otherSubMerchant(Channel channel, Notices notices, Trade trade, List<Step> steps)
+            throws NotApplicable {
+        if (!channel.hasSubMerchants() || trade.subMerchant() == null) {
+            throw new NotApplicable(
+                    "other-sub-merchant needs a partner (WeChat) or isv (Alipay) channel and a sub-merchant", false);
+        }
+        Provider provider = channel.provider();
+        String other = channel.otherSubMerchant(trade.subMerchant());
+        Trade theirs = trade.ofAnotherSubMerchant(provider, other);
+        steps.add(new Step(
+                notices.payment(theirs),
+                Expectation.failureAck(
+                        422,
+                        "ACCOUNT_MISMATCH: sub-merchant " + other + "'s notice for " + trade.subMerchant()
+                                + "'s order: nothing applied, the order flagged (docs/api.md, account modes: 422)")));
+        steps.add(new Step(
+                notices.payment(trade),
+                Expectation.successAck("the order's own sub-merchant's payment still applies: the refused notice"
+                        + " changed nothing")));
+        steps.add(new Step(
+                notices.refund(theirs),
+                Expectation.failureAck(
+                        422,
+                        provider == Provider.WECHATPAY_V2
+                                ? "REFUND_TRANSACTION_MISMATCH: a v2 refund is bound by its transaction_id, and "
+                                        + other + "'s is not the order's (docs/api.md#refunds: 422)"
+                                : "ACCOUNT_MISMATCH: sub-merchant " + other + "'s refund for " + trade.subMerchant()
+                                        + "'s paid order (docs/api.md, account modes: 422)")));
     }
 
     private static Expectation paid() {

@@ -12,9 +12,19 @@ import java.security.SecureRandom;
  * @param refundFen the amount refunded by the refund notice (the whole amount for a full refund)
  * @param outRefundNo the merchant's refund number (Alipay {@code out_biz_no})
  * @param refundId WeChat {@code refund_id} (Alipay has none)
+ * @param subMerchant on a partner or ISV channel, the sub-merchant whose trade it is (WeChat {@code sub_mch_id} /
+ *     {@code sub_mchid}, Alipay {@code auth_app_id}); null on a direct channel
+ * @param subAppId WeChat partner {@code sub_appid}, or null
  */
 public record Trade(
-        String outTradeNo, long amountFen, String transactionId, long refundFen, String outRefundNo, String refundId) {
+        String outTradeNo,
+        long amountFen,
+        String transactionId,
+        long refundFen,
+        String outRefundNo,
+        String refundId,
+        String subMerchant,
+        String subAppId) {
 
     private static final SecureRandom RANDOM = new SecureRandom();
 
@@ -23,15 +33,30 @@ public record Trade(
         String transactionId = provider == Provider.ALIPAY
                 ? "2026" + digits(24) // Alipay trade_no: 28 digits, date first
                 : "4200" + digits(24); // WeChat transaction_id: 28 digits
-        return new Trade(outTradeNo, amountFen, transactionId, amountFen, "SIMR" + digits(16), "5030" + digits(25));
+        return new Trade(
+                outTradeNo, amountFen, transactionId, amountFen, "SIMR" + digits(16), "5030" + digits(25), null, null);
     }
 
     public Trade withTransactionId(String id) {
-        return new Trade(outTradeNo, amountFen, id, refundFen, outRefundNo, refundId);
+        return new Trade(outTradeNo, amountFen, id, refundFen, outRefundNo, refundId, subMerchant, subAppId);
     }
 
     public Trade withRefund(long fen) {
-        return new Trade(outTradeNo, amountFen, transactionId, fen, outRefundNo, refundId);
+        return new Trade(outTradeNo, amountFen, transactionId, fen, outRefundNo, refundId, subMerchant, subAppId);
+    }
+
+    /** The same trade of another sub-merchant (and sub-app id). */
+    public Trade withSubMerchant(String subMerchant, String subAppId) {
+        return new Trade(outTradeNo, amountFen, transactionId, refundFen, outRefundNo, refundId, subMerchant, subAppId);
+    }
+
+    /**
+     * The trade as another sub-merchant of the same provider account paid it: same order number and amount, that
+     * sub-merchant's own transaction and refund ids (a genuine notice of another tenant, CONTRACT §10).
+     */
+    public Trade ofAnotherSubMerchant(Provider provider, String other) {
+        Trade theirs = fresh(provider, outTradeNo, amountFen).withRefund(refundFen);
+        return theirs.withSubMerchant(other, null);
     }
 
     /** {@code n} random decimal digits. */

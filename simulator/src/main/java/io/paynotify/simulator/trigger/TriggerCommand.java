@@ -32,7 +32,9 @@ public final class TriggerCommand {
             "sign-type",
             "speed",
             "client",
-            "channels-file");
+            "channels-file",
+            "sub-merchant",
+            "sub-app-id");
 
     private final PrintStream out;
     private final Clock clock;
@@ -53,7 +55,7 @@ public final class TriggerCommand {
         Args args = Args.parse(argv, OPTIONS);
         if (args.positional().size() != 1) {
             throw new UsageException("trigger needs exactly one kind: pay, refund, close, duplicate, retries,"
-                    + " tampered, stale, xxe or wrong-app");
+                    + " tampered, stale, xxe, wrong-app, other-sub-merchant, missing-sub-merchant or foreign-root");
         }
         TriggerKind kind = TriggerKind.parse(args.positional().get(0))
                 .orElseThrow(() ->
@@ -80,6 +82,7 @@ public final class TriggerCommand {
             trade = trade.withTransactionId(transactionId.get());
         }
         trade = trade.withRefund(args.longOption("refund", amount, 1, amount));
+        trade = subMerchant(channel, trade, args);
 
         boolean paymentFirst = givenNumber.isEmpty() || transactionId.isEmpty();
         Client registrar = null; // registers the order first: only for a number made up here
@@ -155,10 +158,17 @@ public final class TriggerCommand {
 
     /** Registers the order through the merchant API; prints what happened. */
     private boolean register(MerchantApi api, Channel channel, Trade trade) throws InterruptedException {
-        String what = channel.name() + "/" + trade.outTradeNo() + " (" + trade.amountFen() + " fen)";
+        String what = channel.name() + "/" + trade.outTradeNo() + " (" + trade.amountFen() + " fen"
+                + (trade.subMerchant() != null ? ", subMerchantId " + trade.subMerchant() : "")
+                + (trade.subAppId() != null ? ", subAppId " + trade.subAppId() : "") + ")";
         try {
-            HttpResponse<String> r =
-                    api.createOrder(channel.name(), trade.outTradeNo(), trade.amountFen(), "simulator");
+            HttpResponse<String> r = api.createOrder(
+                    channel.name(),
+                    trade.outTradeNo(),
+                    trade.amountFen(),
+                    "simulator",
+                    trade.subMerchant(),
+                    trade.subAppId());
             if (r.statusCode() == 201) {
                 out.println("  registered order " + what + " through the merchant API as " + api.client() + ": 201");
                 return true;
@@ -172,6 +182,35 @@ public final class TriggerCommand {
             out.println("  FAILED to register order " + what + ": " + e);
         }
         return false;
+    }
+
+    /**
+     * The sub-merchant the trade belongs to on a partner or ISV channel: {@code --sub-merchant}, else the channel's
+     * first known one; {@code --sub-app-id} on a WeChat partner channel only.
+     */
+    private static Trade subMerchant(Channel channel, Trade trade, Args args) throws UsageException {
+        Optional<String> given = args.option("sub-merchant");
+        Optional<String> subAppId = args.option("sub-app-id");
+        if (!channel.hasSubMerchants()) {
+            if (given.isPresent() || subAppId.isPresent()) {
+                throw new UsageException("--sub-merchant and --sub-app-id are for partner and isv channels; "
+                        + channel.name() + " is direct");
+            }
+            return trade;
+        }
+        if (subAppId.isPresent() && channel.mode() != Channel.Mode.PARTNER) {
+            throw new UsageException("--sub-app-id is for WeChat Pay partner channels");
+        }
+        String sub = given.orElse(channel.defaultSubMerchant());
+        if (sub == null) {
+            throw new UsageException(channel.name() + " is a " + channel.mode().name().toLowerCase(java.util.Locale.ROOT)
+                    + " channel: pass --sub-merchant");
+        }
+        String shape = channel.mode() == Channel.Mode.ISV ? "[0-9]{16}" : "[1-9][0-9]{0,31}";
+        if (!sub.matches(shape)) {
+            throw new UsageException("--sub-merchant must match " + shape + " on " + channel.name());
+        }
+        return trade.withSubMerchant(sub, subAppId.orElse(null));
     }
 
     private ChannelTable table(Args args) throws UsageException {

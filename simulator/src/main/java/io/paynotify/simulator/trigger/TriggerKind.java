@@ -13,7 +13,13 @@ public enum TriggerKind {
     TAMPERED("tampered", true),
     STALE("stale", true),
     XXE("xxe", true),
-    WRONG_APP("wrong-app", true);
+    WRONG_APP("wrong-app", true),
+    /** Another sub-merchant's genuine notices for this sub-merchant's order (partner and ISV channels). */
+    OTHER_SUB_MERCHANT("other-sub-merchant", false),
+    /** A partner or ISV notice that names no sub-merchant. */
+    MISSING_SUB_MERCHANT("missing-sub-merchant", false),
+    /** Alipay certificate mode: signed with the key of a certificate from another root. */
+    FOREIGN_ROOT("foreign-root", true);
 
     private final String word;
     private final boolean evil;
@@ -28,7 +34,10 @@ public enum TriggerKind {
         return word;
     }
 
-    /** Evil kinds need no order: paynotify refuses them before (or regardless of) looking one up. */
+    /**
+     * Evil kinds need no order: paynotify refuses them before (or regardless of) looking one up. The cross-tenant
+     * kinds are refused too, but only once the order is found, so they register one.
+     */
     public boolean evil() {
         return evil;
     }

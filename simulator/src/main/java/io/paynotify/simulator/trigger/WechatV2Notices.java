@@ -37,6 +37,17 @@ final class WechatV2Notices implements Notices {
         return notice(xml(f), "payment notice " + describe(f));
     }
 
+    /** A partner payment notice without {@code sub_mch_id} (and {@code sub_appid}), signed as WeChat would sign it. */
+    @Override
+    public Optional<Notice> missingSubMerchant(Trade trade) {
+        if (channel.mode() != Channel.Mode.PARTNER) {
+            return Optional.empty();
+        }
+        Map<String, String> f = paymentFields(trade.withSubMerchant(null, null), channel.appId());
+        f.put("sign", sign(f, signType, channel.apiKey()));
+        return Optional.of(notice(xml(f), "partner payment notice without sub_mch_id: " + describe(f)));
+    }
+
     @Override
     public Notice refund(Trade trade) {
         Map<String, String> info = new LinkedHashMap<>();
@@ -59,11 +70,20 @@ final class WechatV2Notices implements Notices {
         f.put("return_code", "SUCCESS");
         f.put("appid", channel.appId());
         f.put("mch_id", channel.mchId());
+        if (trade.subMerchant() != null) {
+            // unsigned, like the outer appid and mch_id: recorded, decides nothing (CONTRACT §10)
+            f.put("sub_mch_id", trade.subMerchant());
+        }
+        if (trade.subAppId() != null) {
+            f.put("sub_appid", trade.subAppId());
+        }
         f.put("nonce_str", Trade.nonce(32));
         f.put("req_info", WechatV2Signer.encryptReqInfo(channel.apiKey(), plaintext.getBytes(StandardCharsets.UTF_8)));
         return notice(
                 xml(f),
-                "refund notice (req_info encrypted, no sign) out_trade_no=" + trade.outTradeNo() + " out_refund_no="
+                "refund notice (req_info encrypted, no sign) out_trade_no=" + trade.outTradeNo()
+                        + (trade.subMerchant() != null ? " sub_mch_id=" + trade.subMerchant() : "")
+                        + " transaction_id=" + trade.transactionId() + " out_refund_no="
                         + trade.outRefundNo() + " refund_fee=" + trade.refundFen() + " refund_status=SUCCESS");
     }
 
@@ -125,6 +145,15 @@ final class WechatV2Notices implements Notices {
         f.put("result_code", "SUCCESS");
         f.put("return_code", "SUCCESS");
         f.put("sign_type", signType);
+        if (trade.subMerchant() != null) {
+            // a service provider's notice (PROTOCOLS.md §11.1): every sub_* field is signed with the rest
+            f.put("sub_mch_id", trade.subMerchant());
+        }
+        if (trade.subAppId() != null) {
+            f.put("sub_appid", trade.subAppId());
+            f.put("sub_is_subscribe", "N");
+            f.put("sub_openid", "oSimulatorSub00000000000000001");
+        }
         f.put("time_end", BeijingTime.compact(clock.instant()));
         f.put("total_fee", Long.toString(trade.amountFen()));
         f.put("trade_type", "NATIVE");
@@ -141,8 +170,11 @@ final class WechatV2Notices implements Notices {
     }
 
     private static String describe(Map<String, String> f) {
-        return "out_trade_no=" + f.get("out_trade_no") + " appid=" + f.get("appid") + " total_fee=" + f.get("total_fee")
-                + " transaction_id=" + f.get("transaction_id") + " sign_type=" + f.get("sign_type");
+        return "out_trade_no=" + f.get("out_trade_no") + " appid=" + f.get("appid")
+                + (f.containsKey("sub_mch_id") ? " mch_id=" + f.get("mch_id") + " sub_mch_id=" + f.get("sub_mch_id") : "")
+                + (f.containsKey("sub_appid") ? " sub_appid=" + f.get("sub_appid") : "")
+                + " total_fee=" + f.get("total_fee") + " transaction_id=" + f.get("transaction_id") + " sign_type="
+                + f.get("sign_type");
     }
 
     private static String xml(Map<String, String> f) {

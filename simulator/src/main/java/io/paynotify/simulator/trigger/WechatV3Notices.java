@@ -46,7 +46,15 @@ final class WechatV3Notices implements Notices {
         amount.put("payer_total", trade.amountFen());
         amount.put("payer_refund", trade.refundFen());
         Map<String, Object> r = new LinkedHashMap<>();
-        r.put("mchid", channel.mchId());
+        if (partner()) {
+            // a service provider's refund notice: sp_mchid and sub_mchid (CONTRACT §10, PROTOCOLS.md §11.2)
+            r.put("sp_mchid", channel.mchId());
+            if (trade.subMerchant() != null) {
+                r.put("sub_mchid", trade.subMerchant());
+            }
+        } else {
+            r.put("mchid", channel.mchId());
+        }
         r.put("out_trade_no", trade.outTradeNo());
         r.put("transaction_id", trade.transactionId());
         r.put("out_refund_no", trade.outRefundNo());
@@ -59,7 +67,9 @@ final class WechatV3Notices implements Notices {
         return signed(
                 body,
                 clock.instant().getEpochSecond(),
-                "refund notice REFUND.SUCCESS out_trade_no=" + trade.outTradeNo() + " out_refund_no="
+                "refund notice REFUND.SUCCESS out_trade_no=" + trade.outTradeNo()
+                        + (partner() ? " sp_mchid=" + channel.mchId() + " sub_mchid=" + trade.subMerchant() : "")
+                        + " transaction_id=" + trade.transactionId() + " out_refund_no="
                         + trade.outRefundNo() + " amount.refund=" + trade.refundFen());
     }
 
@@ -101,6 +111,19 @@ final class WechatV3Notices implements Notices {
                 "payment notice signed with Wechatpay-Timestamp 10 minutes ago: " + describe(trade, channel.appId())));
     }
 
+    /** A partner TRANSACTION.SUCCESS without {@code sub_mchid} (and {@code sub_appid}), signed and encrypted. */
+    @Override
+    public Optional<Notice> missingSubMerchant(Trade trade) {
+        if (!partner()) {
+            return Optional.empty();
+        }
+        Trade none = trade.withSubMerchant(null, null);
+        return Optional.of(signed(
+                paymentBody(none, channel.appId()),
+                clock.instant().getEpochSecond(),
+                "partner payment notice without sub_mchid: " + describe(none, channel.appId())));
+    }
+
     @Override
     public Optional<Notice> xxe(Trade trade, String entityUrl) {
         return Optional.empty(); // a JSON body: no entities
@@ -123,8 +146,20 @@ final class WechatV3Notices implements Notices {
         amount.put("currency", "CNY");
         amount.put("payer_currency", "CNY");
         Map<String, Object> t = new LinkedHashMap<>();
-        t.put("mchid", channel.mchId());
-        t.put("appid", appId);
+        if (partner()) {
+            // the partner Transaction (PROTOCOLS.md §11.2, wechatpay-java partnerpayments): sp_* and sub_* ids
+            t.put("sp_appid", appId);
+            t.put("sp_mchid", channel.mchId());
+            if (trade.subAppId() != null) {
+                t.put("sub_appid", trade.subAppId());
+            }
+            if (trade.subMerchant() != null) {
+                t.put("sub_mchid", trade.subMerchant());
+            }
+        } else {
+            t.put("mchid", channel.mchId());
+            t.put("appid", appId);
+        }
         t.put("out_trade_no", trade.outTradeNo());
         t.put("transaction_id", trade.transactionId());
         t.put("trade_type", "NATIVE");
@@ -132,7 +167,16 @@ final class WechatV3Notices implements Notices {
         t.put("trade_state_desc", "支付成功");
         t.put("bank_type", "OTHERS");
         t.put("success_time", BeijingTime.rfc3339(clock.instant()));
-        t.put("payer", Map.of("openid", "oSimulator0000000000000000001"));
+        if (partner()) {
+            Map<String, Object> payer = new LinkedHashMap<>();
+            payer.put("sp_openid", "oSimulator0000000000000000001");
+            if (trade.subAppId() != null) {
+                payer.put("sub_openid", "oSimulatorSub00000000000000001");
+            }
+            t.put("payer", payer);
+        } else {
+            t.put("payer", Map.of("openid", "oSimulator0000000000000000001"));
+        }
         t.put("amount", amount);
         return envelope("TRANSACTION.SUCCESS", "支付成功", "transaction", t);
     }
@@ -163,9 +207,18 @@ final class WechatV3Notices implements Notices {
         return new Notice(channel.notifyPath(), bytes, headers, "application/json", what);
     }
 
-    private static String describe(Trade trade, String appId) {
-        return "TRANSACTION.SUCCESS out_trade_no=" + trade.outTradeNo() + " appid=" + appId + " amount.total="
-                + trade.amountFen() + " transaction_id=" + trade.transactionId();
+    private String describe(Trade trade, String appId) {
+        String ids = partner()
+                ? " sp_appid=" + appId + " sp_mchid=" + channel.mchId()
+                        + (trade.subMerchant() != null ? " sub_mchid=" + trade.subMerchant() : "")
+                        + (trade.subAppId() != null ? " sub_appid=" + trade.subAppId() : "")
+                : " appid=" + appId;
+        return "TRANSACTION.SUCCESS out_trade_no=" + trade.outTradeNo() + ids + " amount.total=" + trade.amountFen()
+                + " transaction_id=" + trade.transactionId();
+    }
+
+    private boolean partner() {
+        return channel.mode() == Channel.Mode.PARTNER;
     }
 
     private static byte[] json(Object value) {

@@ -38,8 +38,8 @@ class DemoCommandTest {
     }
 
     /**
-     * The five steps against a fake paynotify and gateway on free ports: exit 0, each step's line is there, and
-     * the four order.paid webhooks arrive verified.
+     * The six steps against a fake paynotify and gateway on free ports: exit 0, each step's line is there, and
+     * the eight order.paid webhooks arrive verified (four of the direct channels, one per account-mode channel).
      */
     @Test
     void everyStepHoldsAgainstAServiceThatBehaves() throws Exception {
@@ -75,12 +75,20 @@ class DemoCommandTest {
                 "queryCount 1",
                 "source QUERY  outcome APPLIED",
                 "source NOTIFY  outcome DUPLICATE",
+                "POST /api/v1/orders wx-sp-dev/T01-DEMO-",
+                ", subMerchantId 1900000201) as dev-shop: 201",
+                "sub-merchant 1900000202's genuine notice for this order number -> 422, the failure ack",
+                "sub-merchant 1900000204's genuine notice for this order number -> 422, the failure ack",
+                "sub-merchant 2021000000000022's genuine notice for this order number -> 422, the failure ack",
+                "a notice signed under a foreign root -> 401, the failure ack",
+                "recorded as ANOMALY",
+                "attention [\"ACCOUNT_MISMATCH\"]",
                 "Every step held."
             }) {
                 assertTrue(text.contains(line), line + " in\n" + text);
             }
             assertEquals(
-                    4,
+                    8,
                     text.lines()
                             .filter(l -> l.contains("order.paid") && l.endsWith("verified"))
                             .count(),

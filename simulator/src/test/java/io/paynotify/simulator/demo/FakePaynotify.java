@@ -1,11 +1,14 @@
 package io.paynotify.simulator.demo;
 
+import com.alipay.api.AlipayApiException;
+import com.alipay.api.internal.util.AlipaySignature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
+import io.paynotify.simulator.trigger.DevKeys;
 import io.paynotify.simulator.trigger.DevProfile;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -23,13 +26,17 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import javax.crypto.Cipher;
 import javax.crypto.Mac;
+import javax.crypto.spec.GCMParameterSpec;
 import javax.crypto.spec.SecretKeySpec;
 
 /**
- * Just enough of paynotify for the demo's five steps: orders, a "query" that finds an order paid as soon as the
+ * Just enough of paynotify for the demo's six steps: orders, a "query" that finds an order paid as soon as the
  * fake gateway scripted it, notifications recorded APPLIED or DUPLICATE, the admin reads, and a signed order.paid
- * webhook to the demo's receiver. Checks no signatures: the other tests do that.
+ * webhook to the demo's receiver, a notice of another sub-merchant than the order's refused (422, ACCOUNT_MISMATCH
+ * in its attention). Checks no signatures but the certificate-mode channel's (the demo's foreign-root notice): the
+ * other tests do that.
  */
 final class FakePaynotify implements AutoCloseable {
 
@@ -67,6 +74,10 @@ final class FakePaynotify implements AutoCloseable {
                 o.put("amount", req.path("amount").asLong());
                 o.put("state", "PENDING");
                 o.put("queryCount", 0);
+                if (req.hasNonNull("subMerchantId")) {
+                    o.put("subMerchantId", req.path("subMerchantId").asText());
+                }
+                o.putArray("attention");
                 orders.put(key(o.path("channel").asText(), o.path("outTradeNo").asText()), o);
                 notifications.put(
                         key(o.path("channel").asText(), o.path("outTradeNo").asText()), JSON.createArrayNode());
@@ -99,18 +110,46 @@ final class FakePaynotify implements AutoCloseable {
     }
 
     private void notify(HttpExchange ex, String endpoint, String channel, String body) throws IOException {
-        String no = switch (endpoint) {
-            case "wechatpay" -> between(body, "<out_trade_no><![CDATA[", "]]>");
-            case "alipay" -> form(body).get("out_trade_no");
-            default ->
-                orders.values().stream() // v3 encrypts it: the demo's only v3 order on that channel
-                        .filter(o -> o.path("channel").asText().equals(channel))
-                        .findFirst()
-                        .orElseThrow()
-                        .path("outTradeNo")
-                        .asText();
-        };
+        String no;
+        String sub;
+        switch (endpoint) {
+            case "wechatpay" -> {
+                no = between(body, "<out_trade_no><![CDATA[", "]]>");
+                sub = body.contains("<sub_mch_id>") ? between(body, "<sub_mch_id><![CDATA[", "]]>") : null;
+            }
+            case "alipay" -> {
+                Map<String, String> f = form(body);
+                if (channel.equals("ali-cert-dev") && !alipaySigned(f)) {
+                    reply(ex, 401, "text/plain", "fail");
+                    return;
+                }
+                no = f.get("out_trade_no");
+                sub = f.get("auth_app_id");
+            }
+            default -> {
+                JsonNode resource = v3Resource(channel, body);
+                no = resource.path("out_trade_no").asText();
+                sub = resource.path("sub_mchid").asText(null);
+            }
+        }
         ObjectNode o = orders.get(key(channel, no));
+        String expected = o.path("subMerchantId").asText(null);
+        if (expected != null && !expected.equals(sub)) {
+            record(o, "NOTIFY", "ANOMALY");
+            ((ArrayNode) o.path("attention")).add("ACCOUNT_MISMATCH");
+            switch (endpoint) {
+                case "wechatpay" ->
+                    reply(
+                            ex,
+                            422,
+                            "application/xml",
+                            "<xml><return_code><![CDATA[FAIL]]></return_code>"
+                                    + "<return_msg><![CDATA[refused]]></return_msg></xml>");
+                case "alipay" -> reply(ex, 422, "text/plain", "fail");
+                default -> reply(ex, 422, "application/json", "{\"code\":\"FAIL\",\"message\":\"refused\"}");
+            }
+            return;
+        }
         if (o.path("state").asText().equals("PENDING")) {
             pay(o, "TX-NOTIFY", "NOTIFY");
         } else {
@@ -126,6 +165,35 @@ final class FakePaynotify implements AutoCloseable {
                                 + "<return_msg><![CDATA[OK]]></return_msg></xml>");
             case "alipay" -> reply(ex, 200, "text/plain", "success");
             default -> reply(ex, 204, null, "");
+        }
+    }
+
+    /** The decrypted resource of a v3 notice, with the channel's API v3 key from the dev table. */
+    private static JsonNode v3Resource(String channel, String body) throws IOException {
+        JsonNode r = JSON.readTree(body).path("resource");
+        String key = DevProfile.table().channel(channel).orElseThrow().apiV3Key();
+        try {
+            Cipher c = Cipher.getInstance("AES/GCM/NoPadding");
+            c.init(
+                    Cipher.DECRYPT_MODE,
+                    new SecretKeySpec(key.getBytes(StandardCharsets.UTF_8), "AES"),
+                    new GCMParameterSpec(128, r.path("nonce").asText().getBytes(StandardCharsets.UTF_8)));
+            c.updateAAD(r.path("associated_data").asText("").getBytes(StandardCharsets.UTF_8));
+            return JSON.readTree(c.doFinal(Base64.getDecoder().decode(r.path("ciphertext").asText())));
+        } catch (GeneralSecurityException e) {
+            throw new IOException(e);
+        }
+    }
+
+    /** Alipay's signature with the key of the certificate-mode dev channel's Alipay certificate. */
+    private static boolean alipaySigned(Map<String, String> form) {
+        try {
+            String key = DevKeys.pem("alipay-cert-dev-public.pem")
+                    .replaceAll("-----(BEGIN|END) [A-Z ]+-----", "")
+                    .replaceAll("\\s", "");
+            return AlipaySignature.rsaCheckV1(new HashMap<>(form), key, "utf-8", "RSA2");
+        } catch (AlipayApiException e) {
+            return false;
         }
     }
 
