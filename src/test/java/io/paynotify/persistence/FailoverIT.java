@@ -235,7 +235,13 @@ class FailoverIT {
         assertEquals(List.of(), eventsTwice, "one order.paid event per paid order");
         assertEquals(applied.keySet(), success, "an order is SUCCESS exactly when its notice was applied");
         assertTrue(notReadyWithoutPrimary, "readiness said not ready while there was no primary");
-        assertTrue(!readyWithoutPrimary, "readiness never said ready while there was no primary");
+        assertTrue(
+                !readyWithoutPrimary,
+                "readiness never said ready while there was no primary; probes (ms after the kill, status): "
+                        + readiness.stream()
+                                .filter(r -> r[0] > killedAt && r[0] < promotedAt)
+                                .map(r -> TimeUnit.NANOSECONDS.toMillis(r[0] - killedAt) + ":" + r[1])
+                                .toList());
         assertTrue(readyAfter, "ready again after the promotion");
         assertTrue(acked.size() > ackedAtRecovery, "the load carried on after the failover");
     }

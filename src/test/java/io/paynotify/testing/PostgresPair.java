@@ -167,6 +167,8 @@ public final class PostgresPair implements AutoCloseable {
     public void killPrimary() throws Exception {
         long postmaster = Long.parseLong(
                 Files.readAllLines(primary.resolve("postmaster.pid")).get(0).trim());
+        // stopped first, so that no backend forked between the listing and the kill survives it
+        run("kill", "-STOP", Long.toString(postmaster));
         List<String> pids = new ArrayList<>();
         pids.add(Long.toString(postmaster));
         ProcessHandle.of(postmaster).orElseThrow().children().forEach(p -> pids.add(Long.toString(p.pid())));
