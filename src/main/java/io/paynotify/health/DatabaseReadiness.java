@@ -28,7 +28,7 @@ import org.flywaydb.core.api.MigrationVersion;
 import org.jboss.logging.Logger;
 
 /**
- * {@code /q/health/ready}: UP only when PostgreSQL answers a {@code SELECT 1} and the newest migration this build
+ * {@code /q/health/ready}: UP only when a primary PostgreSQL (not in recovery) answers and the newest migration this build
  * carries is recorded as applied in {@code flyway_schema_history} (docs/operations.md "Health").
  *
  * <p>The check never waits on the database for more than {@link #BUDGET_MS}: it runs on its own two threads and
@@ -119,7 +119,12 @@ public class DatabaseReadiness implements HealthCheck {
         try (Connection c = dataSource.getConnection()) {
             try (Statement s = c.createStatement()) {
                 s.setQueryTimeout(2);
-                s.execute("SELECT 1");
+                // a standby answers too: ready only on the primary (docs/operations.md "Failover")
+                try (ResultSet rs = s.executeQuery("SELECT pg_is_in_recovery()")) {
+                    if (rs.next() && rs.getBoolean(1)) {
+                        return "PostgreSQL is a standby (in recovery), not the primary";
+                    }
+                }
             }
             String expected = expectedVersion();
             if (expected == null) {

@@ -68,6 +68,8 @@ import java.util.function.IntSupplier;
  *       <td>gauge: orders whose {@code attention} holds that reason</td></tr>
  *   <tr><td>{@code paynotify_ready}</td>
  *       <td>gauge: 1 when this replica's last readiness check was UP, 0 when DOWN, NaN before the first</td></tr>
+ *   <tr><td>{@code paynotify_database_async_standbys_only}</td>
+ *       <td>gauge: 1 when the start found asynchronous standbys only (docs/operations.md "Failover"), else 0</td></tr>
  *   <tr><td>{@code paynotify_readiness_changes_total}</td>
  *       <td>readiness checks whose answer differed from the one before (UP to DOWN or back)</td></tr>
  *   <tr><td>{@code paynotify_idempotency_replays_total}</td><td>stored answers replayed</td></tr>
@@ -109,6 +111,7 @@ public class Meters {
     static final String ORDERS_ATTENTION_REASONS = "paynotify.orders.attention.reasons";
     static final String READY = "paynotify.ready";
     static final String READINESS_CHANGES = "paynotify.readiness.changes";
+    static final String ASYNC_STANDBYS_ONLY = "paynotify.database.async.standbys.only";
     static final String CERTIFICATE_EXPIRY = "paynotify.certificate.expiry.seconds";
     static final String ISV_TOKENS_INVALID = "paynotify.isv.tokens.invalid";
 
@@ -168,6 +171,8 @@ public class Meters {
 
     // this replica's readiness: the last answer (null before the first) and the number of changes
     private final AtomicReference<Boolean> ready = new AtomicReference<>();
+    // what the start found about the database's standbys (null before the check)
+    private final AtomicReference<Boolean> asyncStandbysOnly = new AtomicReference<>();
     /** Bounded: channels are configured (others share {@code _unknown}), the rest are enums and status codes. */
     private final Map<DecidedKey, Counter> recordedCounters = new ConcurrentHashMap<>();
 
@@ -218,6 +223,11 @@ public class Meters {
                 .register(registry);
         Gauge.builder(READY, ready, r -> r.get() == null ? Double.NaN : r.get() ? 1 : 0)
                 .description("1 when this replica's last readiness check was UP, 0 when DOWN, NaN before the first")
+                .strongReference(true)
+                .register(registry);
+        Gauge.builder(ASYNC_STANDBYS_ONLY, asyncStandbysOnly, r -> r.get() == null ? Double.NaN : r.get() ? 1 : 0)
+                .description("1 when the start found the database streaming to asynchronous standbys only (a failover"
+                        + " may lose acknowledged notifications), 0 otherwise, NaN before the check")
                 .strongReference(true)
                 .register(registry);
         readinessChanges = Counter.builder(READINESS_CHANGES)
@@ -447,6 +457,11 @@ public class Meters {
         if (before != null && before != up && readinessChanges != null) {
             readinessChanges.increment();
         }
+    }
+
+    /** What the start's replication check found: sets {@code paynotify_database_async_standbys_only}. */
+    public void asyncStandbysOnly(boolean found) {
+        asyncStandbysOnly.set(found);
     }
 
     /**

@@ -34,4 +34,35 @@ public class DurabilityCheck {
             }
         }
     }
+
+    /**
+     * What the database says about its standbys, as any role may read it: the streaming standbys connected
+     * ({@code pg_stat_replication} lists every WAL sender, its details only to privileged roles), the default
+     * {@code synchronous_commit} and {@code synchronous_standby_names}.
+     */
+    public record Replication(long standbys, String synchronousCommit, String synchronousStandbyNames) {
+
+        /**
+         * True when standbys stream but no commit waits for any of them: {@code synchronous_standby_names} is empty,
+         * or {@code synchronous_commit} is {@code local}. A failover to such a standby can lose transactions that
+         * committed on the primary, and so notifications already acknowledged to the provider (which will not send
+         * them again).
+         */
+        public boolean asynchronousOnly() {
+            return standbys > 0
+                    && (synchronousStandbyNames == null
+                            || synchronousStandbyNames.isBlank()
+                            || "local".equalsIgnoreCase(synchronousCommit));
+        }
+    }
+
+    /** Reads {@link Replication} on that connection (one query). */
+    public static Replication replication(Connection c) throws SQLException {
+        try (Statement s = c.createStatement();
+                ResultSet rs = s.executeQuery("SELECT (SELECT count(*) FROM pg_stat_replication),"
+                        + " current_setting('synchronous_commit'), current_setting('synchronous_standby_names')")) {
+            rs.next();
+            return new Replication(rs.getLong(1), rs.getString(2), rs.getString(3));
+        }
+    }
 }

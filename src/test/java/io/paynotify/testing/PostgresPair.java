@@ -45,6 +45,14 @@ public final class PostgresPair implements AutoCloseable {
 
     /** initdb, the primary started, the standby copied and started, and its replication synchronous. */
     public static PostgresPair start() throws Exception {
+        return start(true);
+    }
+
+    /**
+     * As {@link #start()}; with {@code synchronous} false the primary has no {@code synchronous_standby_names}: the
+     * standby streams asynchronously (what the start warns about).
+     */
+    public static PostgresPair start(boolean synchronous) throws Exception {
         assertTrue(Files.isExecutable(BIN.resolve("initdb")), BIN + "/initdb is missing (postgresql-15)");
         Path dir = Files.createTempDirectory("pgpair-");
         var pair = new PostgresPair(dir, PackagedApp.freePort(), PackagedApp.freePort());
@@ -71,7 +79,8 @@ public final class PostgresPair implements AutoCloseable {
                 "-l",
                 dir.resolve("primary.log").toString(),
                 "-o",
-                pair.options(pair.primaryPort) + " -c synchronous_standby_names=" + STANDBY_NAME
+                pair.options(pair.primaryPort)
+                        + (synchronous ? " -c synchronous_standby_names=" + STANDBY_NAME : "")
                         + " -c synchronous_commit=on",
                 "start");
         runAsPostgres(
@@ -111,7 +120,7 @@ public final class PostgresPair implements AutoCloseable {
                 "start");
         await().atMost(Duration.ofSeconds(20))
                 .pollInterval(Duration.ofMillis(100))
-                .until(() -> "sync"
+                .until(() -> (synchronous ? "sync" : "async")
                         .equals(pair.query(
                                 pair.primaryPort,
                                 "postgres",
@@ -158,6 +167,8 @@ public final class PostgresPair implements AutoCloseable {
     public void killPrimary() throws Exception {
         long postmaster = Long.parseLong(
                 Files.readAllLines(primary.resolve("postmaster.pid")).get(0).trim());
+        // stopped first, so that no backend forked between the listing and the kill survives it
+        run("kill", "-STOP", Long.toString(postmaster));
         List<String> pids = new ArrayList<>();
         pids.add(Long.toString(postmaster));
         ProcessHandle.of(postmaster).orElseThrow().children().forEach(p -> pids.add(Long.toString(p.pid())));
