@@ -35,13 +35,24 @@ final class ControlApi {
     private static final String TRADES = "/_sim/trades";
     private static final long MAX_DELAY_MILLIS = 600_000;
     private static final Set<String> FIELDS =
-            Set.of("state", "amount", "transactionId", "paidAt", "fault", "delayMillis", "rawState");
+            Set.of(
+                    "state",
+                    "amount",
+                    "transactionId",
+                    "paidAt",
+                    "fault",
+                    "delayMillis",
+                    "rawState",
+                    "subMerchant",
+                    "subAppId");
 
     private final Trades trades;
+    private final TradeOwners owners;
     private final ObjectMapper json;
 
-    ControlApi(Trades trades, ObjectMapper json) {
+    ControlApi(Trades trades, TradeOwners owners, ObjectMapper json) {
         this.trades = trades;
+        this.owners = owners;
         this.json = json;
     }
 
@@ -75,12 +86,23 @@ final class ControlApi {
 
     private Reply script(String outTradeNo, byte[] body) {
         ScriptedTrade trade;
+        String subMerchant;
+        String subAppId;
         try {
             trade = parse(body);
+            JsonNode root = json.readTree(body);
+            subMerchant = text(root.get("subMerchant"), "subMerchant");
+            subAppId = text(root.get("subAppId"), "subAppId");
         } catch (IllegalArgumentException e) {
             return message(400, e.getMessage());
+        } catch (IOException e) {
+            return message(400, "the body is not JSON: " + e.getMessage());
+        }
+        if (subMerchant == null && subAppId != null) {
+            return message(400, "\"subAppId\" needs \"subMerchant\"");
         }
         trades.script(outTradeNo, trade);
+        owners.script(outTradeNo, subMerchant, subAppId);
         return Reply.empty(204);
     }
 
@@ -133,6 +155,9 @@ final class ControlApi {
                     body.put("fault", trade.fault().name());
                     body.put("delayMillis", trade.delay().toMillis());
                     body.put("rawState", trade.rawState());
+                    TradeOwners.Owner owner = owners.scripted(outTradeNo);
+                    body.put("subMerchant", owner == null ? null : owner.subMerchant());
+                    body.put("subAppId", owner == null ? null : owner.subAppId());
                     body.put("queries", trades.queryCount(outTradeNo));
                     return Reply.json(200, write(body));
                 })
