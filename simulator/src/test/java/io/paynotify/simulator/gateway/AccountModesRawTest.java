@@ -144,6 +144,34 @@ class AccountModesRawTest {
         assertEquals("mch_id与sub_mch_id不匹配", foreign.get("return_msg"));
     }
 
+    @Test
+    void concurrent_first_queries_of_two_sub_merchants_bind_the_trade_to_exactly_one() {
+        gateway.script("SP2-RACE", ScriptedTrade.of(TradeState.PAID, 100));
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> sent = new java.util.ArrayList<>();
+        for (int i = 0; i < 32; i++) {
+            String sub = i % 2 == 0 ? V2_SUB_A : V2_SUB_B;
+            String xml = v2PartnerQuery("SP2-RACE", sub, null).entrySet().stream()
+                    .map(e -> "<" + e.getKey() + ">" + e.getValue() + "</" + e.getKey() + ">")
+                    .collect(java.util.stream.Collectors.joining("", "<xml>", "</xml>"));
+            sent.add(raw.sendAsync(raw.request("/pay/orderquery")
+                    .header("Content-Type", "text/xml")
+                    .POST(HttpRequest.BodyPublishers.ofString(xml))
+                    .build()));
+        }
+        Map<String, Long> paidBySub = new TreeMap<>();
+        Map<String, Long> missingBySub = new TreeMap<>();
+        for (var f : sent) {
+            Map<String, String> a = v2Answer(f.join());
+            (a.containsKey("trade_state") ? paidBySub : missingBySub).merge(a.get("sub_mch_id"), 1L, Long::sum);
+        }
+        assertEquals(1, paidBySub.size(), "one sub-merchant owns the trade: " + paidBySub + " / " + missingBySub);
+        String owner = paidBySub.keySet().iterator().next();
+        assertEquals(16L, paidBySub.get(owner));
+        assertEquals(1, missingBySub.size());
+        assertEquals(16L, missingBySub.get(owner.equals(V2_SUB_A) ? V2_SUB_B : V2_SUB_A));
+        assertEquals(16, gateway.requests().stream().filter(RecordedRequest::accepted).count());
+    }
+
     // ------------------------------------------------------------------ WeChat v3 partner
 
     static PrivateKey spMerchantKey() {
