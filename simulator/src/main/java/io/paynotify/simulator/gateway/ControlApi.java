@@ -24,7 +24,7 @@ import java.util.Set;
  *                                    "fault":"NONE","delayMillis":0,"rawState":null}   → 204 (only state required)
  * GET    /_sim/trades/{outTradeNo}  → the script and "queries": n; 404 when unscripted
  * GET    /_sim/requests             → {"items":[{"api","outTradeNo","accepted","rejection","receivedAt"}]}
- * DELETE /_sim/trades               → 204; forgets scripts and recorded requests
+ * DELETE /_sim/trades               → 204; forgets scripts, owners, recorded requests and the certificate rotation
  * </pre>
  *
  * Errors are {@code {"message":"…"}}: 400 for a body that is not such JSON, 404 and 405 for other paths and methods.
@@ -49,11 +49,14 @@ final class ControlApi {
     private final Trades trades;
     private final TradeOwners owners;
     private final ObjectMapper json;
+    private final Runnable alsoReset;
 
-    ControlApi(Trades trades, TradeOwners owners, ObjectMapper json) {
+    /** {@code alsoReset}: what else {@code DELETE /_sim/trades} forgets (the Alipay certificate rotation). */
+    ControlApi(Trades trades, TradeOwners owners, ObjectMapper json, Runnable alsoReset) {
         this.trades = trades;
         this.owners = owners;
         this.json = json;
+        this.alsoReset = alsoReset;
     }
 
     Reply handle(ReceivedRequest request) {
@@ -181,6 +184,8 @@ final class ControlApi {
 
     private Reply reset() {
         trades.reset();
+        owners.reset();
+        alsoReset.run();
         return Reply.empty(204);
     }
 

@@ -40,7 +40,7 @@ public final class Gateway implements AutoCloseable {
         this.wechatV2 = new WechatV2Api(config, trades, foreignKeys, owners);
         this.wechatV3 = new WechatV3Api(config, trades, foreignKeys, json, owners);
         this.alipay = new AlipayApi(config, trades, foreignKeys, json, owners, alipayCerts);
-        this.control = new ControlApi(trades, owners, json);
+        this.control = new ControlApi(trades, owners, json, alipayCerts::reset);
         this.bills = new BillsApi(config, trades, json, alipayCerts);
         this.server = LoopbackHttpServer.start(config.port(), this::route, "paynotify-sim-gateway");
     }

@@ -449,7 +449,10 @@ class AccountModesRawTest {
                 certAlipayKey());
         assertEquals("40004", unknown.path(dlRoot).path("code").asText());
 
-        gateway.reset();
+        HttpResponse<String> delete =
+                raw.send(raw.request("/_sim/trades").DELETE().build());
+        assertEquals(204, delete.statusCode());
+        gateway.script("CERT-2", ScriptedTrade.of(TradeState.PAID, 100));
         assertEquals(
                 ALIPAY_CERT_SN,
                 alipayAnswer(certQuery("CERT-2", sns(APP_CERT_SN, ROOT_CERT_SN)), root, certAlipayKey())
