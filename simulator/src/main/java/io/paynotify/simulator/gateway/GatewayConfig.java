@@ -49,7 +49,7 @@ public final class GatewayConfig {
     }
 
     /** The same merchants on another port (the CLI's {@code --port}). */
-    GatewayConfig withPort(int otherPort) {
+    public GatewayConfig withPort(int otherPort) {
         return new GatewayConfig(otherPort, wechatV2, wechatV3, alipay, modes);
     }
 
