@@ -51,4 +51,40 @@ class AlipayCertificatesTest {
         assertFalse(AlipayCertificates.chainsTo(
                 PKI.foreign(), List.of(PKI.foreignIntermediate(), PKI.intermediate()), roots));
     }
+
+    /**
+     * The service's SNs equal alipay-sdk-java's for the committed dev certificate files ({@code simulator/keys}, on
+     * the test class path as {@code io/paynotify/simulator/devkeys/}): the constants are what
+     * {@code AlipaySignature.getCertSN} and {@code AntCertificationUtil.getRootCertSN} compute for the same files in
+     * the simulator's {@code AccountModesSdkTest}, which asserts them against the SDK.
+     */
+    @Test
+    void theSnsOfTheDevCertificateFilesAreTheOnesAlipaysSdkComputes() throws java.io.IOException {
+        assertEquals(
+                "8048a70217ac8c1f6769eae03eb9ea59",
+                AlipayCertificates.sn(
+                        AlipayCertificates.leaf(AlipayCertificates.read(devFile("alipay-cert-dev-app.crt")))));
+        assertEquals(
+                "4e89dc8c5a9e6d749324aef6d2da5eba",
+                AlipayCertificates.sn(
+                        AlipayCertificates.leaf(AlipayCertificates.read(devFile("alipay-cert-dev-alipay.crt")))));
+        assertEquals(
+                "31151ecd6225d744b1321d44274ead80",
+                AlipayCertificates.sn(AlipayCertificates.leaf(
+                        AlipayCertificates.read(devFile("alipay-cert-dev-alipay-reissued.crt")))));
+        List<java.security.cert.X509Certificate> roots = AlipayCertificates.read(devFile("alipay-cert-dev-root.crt"));
+        assertEquals(2, roots.size(), "an RSA and an EC root");
+        assertEquals("321e2ee15e1a58d15c04deeb4da521ae", AlipayCertificates.rootSn(roots));
+    }
+
+    private static String devFile(String name) throws java.io.IOException {
+        try (var in = AlipayCertificatesTest.class
+                .getClassLoader()
+                .getResourceAsStream("io/paynotify/simulator/devkeys/" + name)) {
+            if (in == null) {
+                throw new AssertionError("dev certificate not on the test class path: " + name);
+            }
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.US_ASCII);
+        }
+    }
 }

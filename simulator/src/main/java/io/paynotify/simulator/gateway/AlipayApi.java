@@ -32,6 +32,9 @@ final class AlipayApi {
     static final String PATH = "/gateway.do";
     static final String METHOD = "alipay.trade.query";
     static final String ROOT = "alipay_trade_query_response";
+    /** The methods this API answers; the bill URL query is {@link BillsApi}'s. */
+    static final java.util.Set<String> METHODS =
+            java.util.Set.of(METHOD, AlipayIsv.TOKEN_QUERY_METHOD, AlipayCerts.DOWNLOAD_METHOD);
     static final String BUYER_LOGON_ID = "dev***@example.com";
     /** A masked logon id with a '/', for {@link Fault#ESCAPED_SLASHES}. */
     static final String BUYER_LOGON_ID_WITH_SLASH = "a/b***@x.com";
@@ -43,12 +46,29 @@ final class AlipayApi {
     private final Trades trades;
     private final ForeignKeys foreignKeys;
     private final ObjectMapper json;
+    private final TradeOwners owners;
+    private final AlipayCerts certs;
+    private final AlipayIsv isv;
 
-    AlipayApi(GatewayConfig config, Trades trades, ForeignKeys foreignKeys, ObjectMapper json) {
+    AlipayApi(
+            GatewayConfig config,
+            Trades trades,
+            ForeignKeys foreignKeys,
+            ObjectMapper json,
+            TradeOwners owners,
+            AlipayCerts certs) {
         this.config = config;
         this.trades = trades;
         this.foreignKeys = foreignKeys;
         this.json = json;
+        this.owners = owners;
+        this.certs = certs;
+        this.isv = new AlipayIsv(config.modes(), json);
+    }
+
+    /** The response object's name for a method: {@code alipay.trade.query} → {@code alipay_trade_query_response}. */
+    static String rootOf(String method) {
+        return method.replace('.', '_') + "_response";
     }
 
     Reply handle(ReceivedRequest request) throws InterruptedException {
@@ -77,7 +97,7 @@ final class AlipayApi {
                     error("40001", "isv.missing-method", "缺少方法名参数"),
                     null);
         }
-        if (!METHOD.equals(method)) {
+        if (!METHODS.contains(method)) {
             return refuse(
                     request,
                     params,
@@ -87,13 +107,14 @@ final class AlipayApi {
                     error("40002", "isv.invalid-method", "不存在的方法名"),
                     null);
         }
+        String root = rootOf(method);
         if (isBlank(params.get("app_id"))) {
             return refuse(
                     request,
                     params,
                     outTradeNo,
                     "no app_id",
-                    ROOT,
+                    root,
                     error("40001", "isv.missing-app-id", "缺少AppID参数"),
                     null);
         }
@@ -104,13 +125,13 @@ final class AlipayApi {
                     params,
                     outTradeNo,
                     "unknown app_id " + params.get("app_id"),
-                    ROOT,
+                    root,
                     error("40002", "isv.invalid-app-id", "无效的AppID参数"),
                     null);
         }
         String rejection = checkCommonParameters(params);
         if (rejection != null) {
-            return refuse(request, params, outTradeNo, rejection, ROOT, errorFor(rejection), app);
+            return refuse(request, params, outTradeNo, rejection, root, errorFor(rejection), app);
         }
         String content = AlipaySigner.requestContent(params);
         if (!AlipaySigner.verify(
@@ -120,7 +141,41 @@ final class AlipayApi {
                     "isv.invalid-signature",
                     "验签出错，建议检查签名字符串或签名私钥与应用公钥是否匹配，网关生成的验签字符串为：" + content.replace("&", "&amp;"));
             return refuse(
-                    request, params, outTradeNo, "sign does not verify with the app public key", ROOT, error, app);
+                    request, params, outTradeNo, "sign does not verify with the app public key", root, error, app);
+        }
+        Map<String, Object> certError = certs.refusal(app.appId(), params);
+        if (certError != null) {
+            return refuse(
+                    request, params, outTradeNo, "certificate mode: " + certError.get("sub_code"), root, certError, app);
+        }
+        if (method.equals(AlipayIsv.TOKEN_QUERY_METHOD)) {
+            trades.record(new RecordedRequest(
+                    Api.ALIPAY, null, true, null, request.lowerCaseHeaders(), params, request.receivedAt()));
+            return signedAnswer(app, root, write(isv.tokenQuery(app.appId(), params.get("biz_content"))));
+        }
+        if (method.equals(AlipayCerts.DOWNLOAD_METHOD)) {
+            trades.record(new RecordedRequest(
+                    Api.ALIPAY, null, true, null, request.lowerCaseHeaders(), params, request.receivedAt()));
+            return signedAnswer(app, root, write(certs.download(app.appId(), params.get("biz_content"))));
+        }
+        // ISV (PROTOCOLS §11.4): app_auth_token selects the merchant, whose trades alone it sees
+        String token = params.get("app_auth_token");
+        TradeOwners.Owner asking = null;
+        if (!isBlank(token)) {
+            String authAppId = isv.merchantOf(app.appId(), token).orElse(null);
+            if (authAppId == null) {
+                return refuse(
+                        request,
+                        params,
+                        outTradeNo,
+                        "app_auth_token granted to no merchant of app " + app.appId(),
+                        root,
+                        AlipayIsv.invalidToken(),
+                        app);
+            }
+            asking = new TradeOwners.Owner(authAppId, null);
+        } else if (config.modes().isv(app.appId())) {
+            asking = new TradeOwners.Owner(null, null); // the ISV asking for its own trades
         }
         if (isBlank(outTradeNo)) {
             Map<String, Object> error = businessError("ACQ.INVALID_PARAMETER", "参数无效");
@@ -129,9 +184,24 @@ final class AlipayApi {
                     params,
                     null,
                     "biz_content names no out_trade_no (the gateway answers by it only)",
-                    ROOT,
+                    root,
                     error,
                     app);
+        }
+        if (asking != null) {
+            TradeOwners.Owner owner =
+                    owners.claim(Api.ALIPAY, outTradeNo, asking, trades.scripted(outTradeNo).isPresent());
+            if (!TradeOwners.sameMerchant(owner, asking)) {
+                trades.record(new RecordedRequest(
+                        Api.ALIPAY,
+                        outTradeNo,
+                        false,
+                        "another merchant's trade (answered ACQ.TRADE_NOT_EXIST)",
+                        request.lowerCaseHeaders(),
+                        params,
+                        request.receivedAt()));
+                return answer(app, outTradeNo, ScriptedTrade.of(TradeState.NOT_FOUND, 0));
+            }
         }
         trades.record(new RecordedRequest(
                 Api.ALIPAY, outTradeNo, true, null, request.lowerCaseHeaders(), params, request.receivedAt()));
@@ -181,7 +251,13 @@ final class AlipayApi {
             sign = AlipaySigner.signAnswer(
                     text, fault == Fault.BAD_SIGNATURE ? foreignKeys.rsa() : app.alipayPrivateKey());
         }
-        return Reply.of(200, CONTENT_TYPE, envelope(ROOT, inBody, sign));
+        return Reply.of(200, CONTENT_TYPE, AlipayCerts.envelope(ROOT, inBody, certs.answerSn(app.appId()), sign));
+    }
+
+    /** A signed answer of {@code app} (with {@code alipay_cert_sn} in certificate mode). */
+    private Reply signedAnswer(AlipayApp app, String root, String text) {
+        String sign = AlipaySigner.signAnswer(text, app.alipayPrivateKey());
+        return Reply.of(200, CONTENT_TYPE, AlipayCerts.envelope(root, text, certs.answerSn(app.appId()), sign));
     }
 
     /** The query string's and the form body's parameters; the body's win where both have one. */
@@ -248,11 +324,8 @@ final class AlipayApi {
                 Api.ALIPAY, outTradeNo, false, why, request.lowerCaseHeaders(), params, request.receivedAt()));
         String text = write(error);
         String sign = signer == null ? null : AlipaySigner.signAnswer(text, signer.alipayPrivateKey());
-        return Reply.of(200, CONTENT_TYPE, envelope(root, text, sign));
-    }
-
-    private static String envelope(String root, String responseText, String sign) {
-        return "{\"" + root + "\":" + responseText + (sign == null ? "" : ",\"sign\":\"" + sign + "\"") + "}";
+        String certSn = signer == null ? null : certs.answerSn(signer.appId());
+        return Reply.of(200, CONTENT_TYPE, AlipayCerts.envelope(root, text, certSn, sign));
     }
 
     private static Map<String, Object> error(String code, String subCode, String subMsg) {

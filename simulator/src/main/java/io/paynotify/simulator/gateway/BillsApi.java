@@ -86,11 +86,13 @@ final class BillsApi {
     private final GatewayConfig config;
     private final Bills bills;
     private final ObjectMapper json;
+    private final AlipayCerts certs;
 
-    BillsApi(GatewayConfig config, Trades trades, ObjectMapper json) {
+    BillsApi(GatewayConfig config, Trades trades, ObjectMapper json, AlipayCerts certs) {
         this.config = config;
         this.bills = new Bills(trades);
         this.json = json;
+        this.certs = certs;
     }
 
     Bills bills() {
@@ -306,6 +308,7 @@ final class BillsApi {
         if (app == null) {
             return alipayAnswer(null, error("40002", "Invalid Arguments", "isv.invalid-app-id", "无效的AppID参数"));
         }
+        Map<String, Object> certError = certs.refusal(app.appId(), p);
         if (!"RSA2".equals(p.get("sign_type"))
                 || !"utf-8".equalsIgnoreCase(p.get("charset"))
                 || isBlank(p.get("timestamp"))
@@ -317,6 +320,9 @@ final class BillsApi {
                         AlipaySigner.RSA2)) {
             return alipayAnswer(
                     app, error("40002", "Invalid Arguments", "isv.invalid-signature", "验签出错，建议检查签名字符串或签名私钥与应用公钥是否匹配"));
+        }
+        if (certError != null) {
+            return alipayAnswer(app, certError);
         }
         JsonNode biz;
         try {
@@ -363,10 +369,8 @@ final class BillsApi {
     private Reply alipayAnswer(AlipayApp app, Map<String, Object> response) {
         String text = write(response);
         String sign = app == null ? null : AlipaySigner.signAnswer(text, app.alipayPrivateKey());
-        return Reply.of(
-                200,
-                ALIPAY_CONTENT_TYPE,
-                "{\"" + ALIPAY_ROOT + "\":" + text + (sign == null ? "" : ",\"sign\":\"" + sign + "\"") + "}");
+        String certSn = app == null ? null : certs.answerSn(app.appId());
+        return Reply.of(200, ALIPAY_CONTENT_TYPE, AlipayCerts.envelope(ALIPAY_ROOT, text, certSn, sign));
     }
 
     private static Map<String, Object> error(String code, String msg, String subCode, String subMsg) {

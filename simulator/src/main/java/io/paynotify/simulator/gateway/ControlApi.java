@@ -24,7 +24,7 @@ import java.util.Set;
  *                                    "fault":"NONE","delayMillis":0,"rawState":null}   → 204 (only state required)
  * GET    /_sim/trades/{outTradeNo}  → the script and "queries": n; 404 when unscripted
  * GET    /_sim/requests             → {"items":[{"api","outTradeNo","accepted","rejection","receivedAt"}]}
- * DELETE /_sim/trades               → 204; forgets scripts and recorded requests
+ * DELETE /_sim/trades               → 204; forgets scripts, owners, recorded requests and the certificate rotation
  * </pre>
  *
  * Errors are {@code {"message":"…"}}: 400 for a body that is not such JSON, 404 and 405 for other paths and methods.
@@ -35,14 +35,28 @@ final class ControlApi {
     private static final String TRADES = "/_sim/trades";
     private static final long MAX_DELAY_MILLIS = 600_000;
     private static final Set<String> FIELDS =
-            Set.of("state", "amount", "transactionId", "paidAt", "fault", "delayMillis", "rawState");
+            Set.of(
+                    "state",
+                    "amount",
+                    "transactionId",
+                    "paidAt",
+                    "fault",
+                    "delayMillis",
+                    "rawState",
+                    "subMerchant",
+                    "subAppId");
 
     private final Trades trades;
+    private final TradeOwners owners;
     private final ObjectMapper json;
+    private final Runnable alsoReset;
 
-    ControlApi(Trades trades, ObjectMapper json) {
+    /** {@code alsoReset}: what else {@code DELETE /_sim/trades} forgets (the Alipay certificate rotation). */
+    ControlApi(Trades trades, TradeOwners owners, ObjectMapper json, Runnable alsoReset) {
         this.trades = trades;
+        this.owners = owners;
         this.json = json;
+        this.alsoReset = alsoReset;
     }
 
     Reply handle(ReceivedRequest request) {
@@ -75,12 +89,23 @@ final class ControlApi {
 
     private Reply script(String outTradeNo, byte[] body) {
         ScriptedTrade trade;
+        String subMerchant;
+        String subAppId;
         try {
             trade = parse(body);
+            JsonNode root = json.readTree(body);
+            subMerchant = text(root.get("subMerchant"), "subMerchant");
+            subAppId = text(root.get("subAppId"), "subAppId");
         } catch (IllegalArgumentException e) {
             return message(400, e.getMessage());
+        } catch (IOException e) {
+            return message(400, "the body is not JSON: " + e.getMessage());
+        }
+        if (subMerchant == null && subAppId != null) {
+            return message(400, "\"subAppId\" needs \"subMerchant\"");
         }
         trades.script(outTradeNo, trade);
+        owners.script(outTradeNo, subMerchant, subAppId);
         return Reply.empty(204);
     }
 
@@ -133,6 +158,9 @@ final class ControlApi {
                     body.put("fault", trade.fault().name());
                     body.put("delayMillis", trade.delay().toMillis());
                     body.put("rawState", trade.rawState());
+                    TradeOwners.Owner owner = owners.scripted(outTradeNo);
+                    body.put("subMerchant", owner == null ? null : owner.subMerchant());
+                    body.put("subAppId", owner == null ? null : owner.subAppId());
                     body.put("queries", trades.queryCount(outTradeNo));
                     return Reply.json(200, write(body));
                 })
@@ -156,6 +184,8 @@ final class ControlApi {
 
     private Reply reset() {
         trades.reset();
+        owners.reset();
+        alsoReset.run();
         return Reply.empty(204);
     }
 

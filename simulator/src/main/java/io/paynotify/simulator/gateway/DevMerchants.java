@@ -93,6 +93,15 @@ final class DevMerchants {
                         ALIPAY_CERT_APP_ID,
                         publicKeyResource(KEY_DIR + "alipay-cert-dev-app-public.pem"),
                         privateKeyResource(KEY_DIR + "alipay-cert-dev-private.pem"))
+                .wechatV2SubMerchants(WECHAT_V2_SP_MCH_ID, WECHAT_V2_SP_SUB_MERCHANTS)
+                .wechatV3SubMerchants(WECHAT_V3_SP_MCH_ID, WECHAT_V3_SP_SUB_MERCHANTS)
+                .alipayIsvTokens(ALIPAY_ISV_APP_ID, ALIPAY_ISV_TOKENS)
+                .alipayCertMode(
+                        ALIPAY_CERT_APP_ID,
+                        resource(ALIPAY_CERT_APP_CERT),
+                        resource(ALIPAY_CERT_ROOT),
+                        resource(ALIPAY_CERT_ALIPAY_CERT),
+                        resource(ALIPAY_CERT_ALIPAY_REISSUED))
                 .build();
     }
 
@@ -105,7 +114,7 @@ final class DevMerchants {
     }
 
     /** A dev key's text from the class path (this class's loader, else the thread's). */
-    private static String resource(String path) {
+    static String resource(String path) {
         ClassLoader loader = DevMerchants.class.getClassLoader();
         InputStream in = loader == null ? null : loader.getResourceAsStream(path);
         if (in == null && Thread.currentThread().getContextClassLoader() != null) {

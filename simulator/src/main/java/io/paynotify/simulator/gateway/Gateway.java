@@ -24,6 +24,8 @@ import java.util.Objects;
 public final class Gateway implements AutoCloseable {
 
     private final Trades trades = new Trades();
+    private final TradeOwners owners = new TradeOwners();
+    private final AlipayCerts alipayCerts;
     private final WechatV2Api wechatV2;
     private final WechatV3Api wechatV3;
     private final AlipayApi alipay;
@@ -34,11 +36,12 @@ public final class Gateway implements AutoCloseable {
     private Gateway(GatewayConfig config) throws IOException {
         ObjectMapper json = new ObjectMapper();
         ForeignKeys foreignKeys = new ForeignKeys();
-        this.wechatV2 = new WechatV2Api(config, trades, foreignKeys);
-        this.wechatV3 = new WechatV3Api(config, trades, foreignKeys, json);
-        this.alipay = new AlipayApi(config, trades, foreignKeys, json);
-        this.control = new ControlApi(trades, json);
-        this.bills = new BillsApi(config, trades, json);
+        this.alipayCerts = new AlipayCerts(config.modes(), json);
+        this.wechatV2 = new WechatV2Api(config, trades, foreignKeys, owners);
+        this.wechatV3 = new WechatV3Api(config, trades, foreignKeys, json, owners);
+        this.alipay = new AlipayApi(config, trades, foreignKeys, json, owners, alipayCerts);
+        this.control = new ControlApi(trades, owners, json, alipayCerts::reset);
+        this.bills = new BillsApi(config, trades, json, alipayCerts);
         this.server = LoopbackHttpServer.start(config.port(), this::route, "paynotify-sim-gateway");
     }
 
@@ -63,6 +66,21 @@ public final class Gateway implements AutoCloseable {
         trades.script(outTradeNo, trade);
     }
 
+    /**
+     * As {@link #script(String, ScriptedTrade)}, the trade belonging to one sub-merchant (WeChat {@code sub_mch_id} /
+     * {@code sub_mchid}, Alipay {@code auth_app_id}) and {@code sub_appid} (or null): partner and ISV queries under
+     * another sub-merchant answer "not found". Null {@code subMerchant}: the first such query binds it.
+     */
+    public void script(String outTradeNo, ScriptedTrade trade, String subMerchant, String subAppId) {
+        trades.script(outTradeNo, trade);
+        owners.script(outTradeNo, subMerchant, subAppId);
+    }
+
+    /** Certificate mode: answers name the re-issued Alipay certificate's SN (true) or the configured one. */
+    public void rotateAlipayCertificate(boolean rotated) {
+        alipayCerts.rotate(rotated);
+    }
+
     /** What the bill download APIs ({@link BillsApi}) add to the known trades' bill of {@code api} on {@code day}. */
     public void scriptBill(Api api, java.time.LocalDate day, BillScript script) {
         bills.bills().script(api, day, script);
@@ -71,6 +89,8 @@ public final class Gateway implements AutoCloseable {
     /** Forgets every script (bill scripts included) and recorded request. */
     public void reset() {
         trades.reset();
+        owners.reset();
+        alipayCerts.reset();
         bills.bills().reset();
     }
 
@@ -99,12 +119,15 @@ public final class Gateway implements AutoCloseable {
         if (path.equals(WechatV2Api.PATH)) {
             return method.equals("POST") ? wechatV2.handle(request) : notAllowed("POST");
         }
-        if (path.startsWith(WechatV3Api.PATH_PREFIX)) {
+        if (path.startsWith(WechatV3Api.PATH_PREFIX) || path.startsWith(WechatV3Api.PARTNER_PATH_PREFIX)) {
             return method.equals("GET") ? wechatV3.handle(request) : notAllowed("GET");
         }
         if (path.equals(AlipayApi.PATH)) {
             // Alipay's gateway takes GET too, with everything in the query string.
             return method.equals("POST") || method.equals("GET") ? alipay.handle(request) : notAllowed("POST");
+        }
+        if (path.equals(AlipayCerts.CONTROL)) {
+            return alipayCerts.control(request);
         }
         if (path.startsWith(ControlApi.PREFIX)) {
             return control.handle(request);

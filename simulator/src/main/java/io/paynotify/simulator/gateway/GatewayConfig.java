@@ -3,6 +3,7 @@ package io.paynotify.simulator.gateway;
 import java.security.PrivateKey;
 import java.security.PublicKey;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -18,12 +19,15 @@ public final class GatewayConfig {
     private final List<WechatV2Merchant> wechatV2;
     private final List<WechatV3Merchant> wechatV3;
     private final List<AlipayApp> alipay;
+    private final AccountModes modes;
 
-    private GatewayConfig(int port, List<WechatV2Merchant> v2, List<WechatV3Merchant> v3, List<AlipayApp> alipay) {
+    private GatewayConfig(
+            int port, List<WechatV2Merchant> v2, List<WechatV3Merchant> v3, List<AlipayApp> alipay, AccountModes modes) {
         this.port = port;
         this.wechatV2 = List.copyOf(v2);
         this.wechatV3 = List.copyOf(v3);
         this.alipay = List.copyOf(alipay);
+        this.modes = modes;
     }
 
     public static Builder builder() {
@@ -45,8 +49,8 @@ public final class GatewayConfig {
     }
 
     /** The same merchants on another port (the CLI's {@code --port}). */
-    GatewayConfig withPort(int otherPort) {
-        return new GatewayConfig(otherPort, wechatV2, wechatV3, alipay);
+    public GatewayConfig withPort(int otherPort) {
+        return new GatewayConfig(otherPort, wechatV2, wechatV3, alipay, modes);
     }
 
     List<WechatV2Merchant> wechatV2() {
@@ -73,12 +77,21 @@ public final class GatewayConfig {
         return alipay.stream().filter(a -> a.appId().equals(appId)).findFirst();
     }
 
+    /** The service-provider, ISV and certificate-mode accounts (CONTRACT §10). */
+    AccountModes modes() {
+        return modes;
+    }
+
     /** Collects merchants; each kind is repeatable, one entry per merchant id or app id. */
     public static final class Builder {
         private int port = 0;
         private final List<WechatV2Merchant> wechatV2 = new ArrayList<>();
         private final List<WechatV3Merchant> wechatV3 = new ArrayList<>();
         private final List<AlipayApp> alipay = new ArrayList<>();
+        private final Map<String, List<String>> v2SubMerchants = new LinkedHashMap<>();
+        private final Map<String, List<String>> v3SubMerchants = new LinkedHashMap<>();
+        private final Map<String, Map<String, String>> isvTokens = new LinkedHashMap<>();
+        private final Map<String, AlipayCertMode> certModes = new LinkedHashMap<>();
 
         private Builder() {}
 
@@ -125,8 +138,50 @@ public final class GatewayConfig {
             return this;
         }
 
+        /**
+         * Makes the WeChat v2 merchant {@code mchId} a service provider (服务商): its queries must name one of these
+         * {@code sub_mch_id}s, and a trade answers only under the sub-merchant it belongs to.
+         */
+        public Builder wechatV2SubMerchants(String mchId, List<String> subMchIds) {
+            v2SubMerchants.put(Objects.requireNonNull(mchId, "mchId"), List.copyOf(subMchIds));
+            return this;
+        }
+
+        /** Makes the WeChat v3 merchant {@code spMchId} a service provider with these {@code sub_mchid}s. */
+        public Builder wechatV3SubMerchants(String spMchId, List<String> subMchIds) {
+            v3SubMerchants.put(Objects.requireNonNull(spMchId, "spMchId"), List.copyOf(subMchIds));
+            return this;
+        }
+
+        /**
+         * Makes the Alipay app {@code appId} an ISV application (第三方应用): each authorising merchant's
+         * {@code auth_app_id} with the {@code app_auth_token} it granted.
+         */
+        public Builder alipayIsvTokens(String appId, Map<String, String> tokensByAuthAppId) {
+            isvTokens.put(Objects.requireNonNull(appId, "appId"), Map.copyOf(tokensByAuthAppId));
+            return this;
+        }
+
+        /**
+         * Puts the Alipay app {@code appId} in public-key-certificate mode, from the PEM files: the app certificate,
+         * the root bundle, Alipay's certificate (whose key must be the app's {@code alipayPrivateKey}'s) and,
+         * optionally (null), its re-issue with the same key (a rotation, {@code PUT /_sim/alipay/cert}).
+         */
+        public Builder alipayCertMode(
+                String appId, String appCertPem, String rootPem, String alipayCertPem, String reissuedPem) {
+            certModes.put(
+                    Objects.requireNonNull(appId, "appId"),
+                    AlipayCertMode.of(appCertPem, rootPem, alipayCertPem, reissuedPem));
+            return this;
+        }
+
         public GatewayConfig build() {
-            return new GatewayConfig(port, wechatV2, wechatV3, alipay);
+            return new GatewayConfig(
+                    port,
+                    wechatV2,
+                    wechatV3,
+                    alipay,
+                    new AccountModes(v2SubMerchants, v3SubMerchants, isvTokens, certModes));
         }
 
         private static void requireNew(String id, List<String> existing, String what) {

@@ -91,6 +91,15 @@ public final class ServeCommand {
                   Alipay         POST %1$s/gateway.do   (method=alipay.trade.query)
                   An out_trade_no that is not scripted answers "not found".
 
+                Account modes (CONTRACT §10):
+                  WeChat v2 partner  POST %1$s/pay/orderquery with sub_mch_id (and sub_appid)
+                  WeChat v3 partner  GET  %1$s/v3/pay/partner/transactions/out-trade-no/{no}?sp_mchid=…&sub_mchid=…
+                  Alipay ISV         app_auth_token on alipay.trade.query; alipay.open.auth.token.app.query
+                  Alipay certificate app_cert_sn + alipay_root_cert_sn required; answers name alipay_cert_sn;
+                                     alipay.open.app.alipaycert.download
+                  A trade is one sub-merchant's (scripted "subMerchant", else the first partner/ISV query's);
+                  another sub-merchant asking gets "not found".
+
                 Control API:
                   curl -X PUT %1$s/_sim/trades/ORDER-1 -H 'Content-Type: application/json' \\
                        -d '{"state":"PAID","amount":100}'
@@ -101,6 +110,8 @@ public final class ServeCommand {
                   curl %1$s/_sim/trades/ORDER-1        the script and how often it was queried
                   curl %1$s/_sim/requests              every query request received
                   curl -X DELETE %1$s/_sim/trades      forget everything
+                  curl -X PUT %1$s/_sim/alipay/cert -d '{"rotated":true}'   answers name the re-issued
+                                                       Alipay certificate's SN (GET: the SNs)
 
                 Dev merchants (paynotify's dev profile; keys in simulator/keys, dev only):
                   WeChat Pay v2  mch_id %2$s  appid %3$s  api key %4$s
@@ -109,6 +120,11 @@ public final class ServeCommand {
                                  platform key %8$s (wechatpay-v3-dev-platform-private.pem)
                   Alipay         app_id %9$s  app public key alipay-dev-app-public.pem,
                                  Alipay key alipay-dev-private.pem (verify with alipay-dev-public.pem)
+                  WeChat v2 SP   mch_id %10$s  appid %11$s  sub_mch_id %12$s
+                  WeChat v3 SP   sp_mchid %13$s  appid %14$s  sub_mchid %15$s
+                                 merchant serial %16$s, platform key %17$s
+                  Alipay ISV     app_id %18$s  merchants (auth_app_id) %19$s
+                  Alipay cert    app_id %20$s  alipay-cert-dev-{app,root,alipay,alipay-reissued}.crt
                 """.formatted(
                         base,
                         DevMerchants.WECHAT_V2_MCH_ID,
@@ -118,6 +134,17 @@ public final class ServeCommand {
                         DevMerchants.WECHAT_V3_APP_ID,
                         DevMerchants.WECHAT_V3_MERCHANT_SERIAL,
                         DevMerchants.WECHAT_V3_PLATFORM_SERIAL,
-                        DevMerchants.ALIPAY_APP_ID);
+                        DevMerchants.ALIPAY_APP_ID,
+                        DevMerchants.WECHAT_V2_SP_MCH_ID,
+                        DevMerchants.WECHAT_V2_SP_APP_ID,
+                        String.join(", ", DevMerchants.WECHAT_V2_SP_SUB_MERCHANTS),
+                        DevMerchants.WECHAT_V3_SP_MCH_ID,
+                        DevMerchants.WECHAT_V3_SP_APP_ID,
+                        String.join(", ", DevMerchants.WECHAT_V3_SP_SUB_MERCHANTS),
+                        DevMerchants.WECHAT_V3_SP_MERCHANT_SERIAL,
+                        DevMerchants.WECHAT_V3_SP_PLATFORM_SERIAL,
+                        DevMerchants.ALIPAY_ISV_APP_ID,
+                        String.join(", ", new java.util.TreeSet<>(DevMerchants.ALIPAY_ISV_TOKENS.keySet())),
+                        DevMerchants.ALIPAY_CERT_APP_ID);
     }
 }

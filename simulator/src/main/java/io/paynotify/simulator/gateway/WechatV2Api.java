@@ -4,6 +4,7 @@ import io.paynotify.simulator.sign.BeijingTime;
 import io.paynotify.simulator.sign.WechatV2Signer;
 import io.paynotify.simulator.gateway.GatewayConfig.WechatV2Merchant;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 
@@ -27,11 +28,13 @@ final class WechatV2Api {
     private final GatewayConfig config;
     private final Trades trades;
     private final ForeignKeys foreignKeys;
+    private final TradeOwners owners;
 
-    WechatV2Api(GatewayConfig config, Trades trades, ForeignKeys foreignKeys) {
+    WechatV2Api(GatewayConfig config, Trades trades, ForeignKeys foreignKeys, TradeOwners owners) {
         this.config = config;
         this.trades = trades;
         this.foreignKeys = foreignKeys;
+        this.owners = owners;
     }
 
     Reply handle(ReceivedRequest request) throws InterruptedException {
@@ -63,14 +66,54 @@ final class WechatV2Api {
             return refuse(
                     request, fields, "no out_trade_no (the gateway answers by out_trade_no only)", "缺少参数out_trade_no");
         }
+        // 服务商模式 (PROTOCOLS §11.1): a service provider asks for one of its sub-merchants' trades
+        List<String> subs = config.modes().v2SubMerchantsOf(merchant.get().mchId());
+        String subMchId = fields.get("sub_mch_id");
+        TradeOwners.Owner owner = null;
+        if (!subs.isEmpty() || !isBlank(subMchId)) {
+            if (isBlank(subMchId)) {
+                return refuse(request, fields, "a service provider's query without sub_mch_id", "缺少参数sub_mch_id");
+            }
+            if (!subs.contains(subMchId)) {
+                return refuse(
+                        request, fields, "sub_mch_id " + subMchId + " is not mch_id's sub-merchant", "mch_id与sub_mch_id不匹配");
+            }
+            String subAppId = isBlank(fields.get("sub_appid")) ? null : fields.get("sub_appid");
+            TradeOwners.Owner asking = new TradeOwners.Owner(subMchId, subAppId);
+            owner = owners.claim(Api.WECHATPAY_V2, outTradeNo, asking, trades.scripted(outTradeNo).isPresent());
+            if (TradeOwners.sameMerchant(owner, asking)
+                    && subAppId != null
+                    && owner.subAppId() != null
+                    && !owner.subAppId().equals(subAppId)) {
+                return refuse(request, fields, "sub_appid " + subAppId + " is not the trade's", "sub_mch_id与sub_appid不匹配");
+            }
+            if (!TradeOwners.sameMerchant(owner, asking)) {
+                owner = new TradeOwners.Owner(subMchId, subAppId); // another's trade: answered as not found
+                // recorded as not accepted, so that another sub-merchant's bill never lists the trade
+                trades.record(new RecordedRequest(
+                        Api.WECHATPAY_V2,
+                        outTradeNo,
+                        false,
+                        "another sub-merchant's trade (answered ORDERNOTEXIST)",
+                        request.lowerCaseHeaders(),
+                        fields,
+                        request.receivedAt()));
+                return answer(merchant.get(), signType, outTradeNo, ScriptedTrade.of(TradeState.NOT_FOUND, 0), owner);
+            }
+            if (owner.subAppId() == null && subAppId != null) {
+                owner = asking;
+            }
+        }
         trades.record(new RecordedRequest(
                 Api.WECHATPAY_V2, outTradeNo, true, null, request.lowerCaseHeaders(), fields, request.receivedAt()));
         ScriptedTrade trade = trades.answerFor(outTradeNo);
         Faults.pauseIfSlow(trade);
-        return answer(merchant.get(), signType, outTradeNo, trade);
+        return answer(merchant.get(), signType, outTradeNo, trade, owner);
     }
 
-    private Reply answer(WechatV2Merchant merchant, String signType, String outTradeNo, ScriptedTrade trade) {
+    /** {@code owner}: on a partner query, the sub-merchant (and sub_appid) the answer echoes; else null. */
+    private Reply answer(
+            WechatV2Merchant merchant, String signType, String outTradeNo, ScriptedTrade trade, TradeOwners.Owner owner) {
         Fault fault = trade.fault();
         if (fault == Fault.HTTP_500) {
             return Reply.proxyError500();
@@ -83,6 +126,12 @@ final class WechatV2Api {
         answer.put("return_msg", "OK");
         answer.put("appid", merchant.appId());
         answer.put("mch_id", fault == Fault.WRONG_MCH ? OTHER_MCH_ID : merchant.mchId());
+        if (owner != null) {
+            answer.put("sub_mch_id", owner.subMerchant());
+            if (owner.subAppId() != null) {
+                answer.put("sub_appid", owner.subAppId());
+            }
+        }
         answer.put("nonce_str", Nonces.alphanumeric(32));
         TradeState state = trade.state();
         if (state == TradeState.NOT_FOUND) {
