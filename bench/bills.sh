@@ -9,8 +9,9 @@
 #   database are removed at the end.
 #
 # Environment (all optional): LINES=1000000 RATE=200 STEP_SECONDS=15 PORT=18089 MGMT_PORT=19089
-#   SERVICE_JAVA_OPTS (default -Xms256m -Xmx512m, as bench/run.sh) SKIP_BUILD=1 PROFILE=1 (a JFR profile of the
-#   service into the run directory)
+#   SERVICE_JAVA_OPTS (default -Xms256m -Xmx512m, as bench/run.sh) IDLE_TIMEOUT=30M SKIP_BUILD=1 PROFILE=1 (a JFR profile of the
+#   service into the run directory) SERVICE_JDBC_OPTIONS (appended to the service's JDBC URL, e.g.
+#   '?reWriteBatchedInserts=true': bench/README.md "Statements" compares the two)
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,6 +22,9 @@ LINES=${LINES:-1000000}
 RATE=${RATE:-200}
 STEP_SECONDS=${STEP_SECONDS:-15}
 SERVICE_JAVA_OPTS=${SERVICE_JAVA_OPTS:--Xms256m -Xmx512m}
+# the upload answers once the day is reconciled; the service's quarkus.http.idle-timeout (30S) closes a connection
+# that stays silent longer, which a million-line bill's upload does (bench/README.md "Statements")
+IDLE_TIMEOUT=${IDLE_TIMEOUT:-30M}
 PGHOST=127.0.0.1
 PGUSER=postgres
 export PGHOST PGUSER
@@ -52,7 +56,8 @@ if [ -z "${SKIP_BUILD:-}" ]; then
   (cd "$BENCH" && mvn -B -q package -Dpaynotify.classes="$BENCH/target/paynotify-classes.jar")
 fi
 mkdir -p "$RUN"
-CP="$BENCH/target/classes:$(cat "$BENCH/target/classpath.txt")"
+# the service's classes (the bench was compiled against a jar of them: not in classpath.txt)
+CP="$BENCH/target/classes:$ROOT/target/classes:$(cat "$BENCH/target/classpath.txt")"
 JDBC="jdbc:postgresql://127.0.0.1:5432/$DB?user=postgres&reWriteBatchedInserts=true"
 
 echo "== scratch database $DB, run directory $RUN"
@@ -67,10 +72,10 @@ if [ -n "${PROFILE:-}" ]; then
 fi
 echo "== the service (prod profile) on 127.0.0.1:$PORT, $SERVICE_JAVA_OPTS"
 # shellcheck disable=SC2086
-QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:5432/$DB" \
+QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:5432/$DB${SERVICE_JDBC_OPTIONS:-}" \
   java $SERVICE_JAVA_OPTS $jfr -Dquarkus.config.locations="$RUN/service.properties,$RUN/admin.properties" \
     -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$PORT" -Dquarkus.management.host=127.0.0.1 \
-    -Dquarkus.management.port="$MGMT_PORT" -jar "$ROOT/target/quarkus-app/quarkus-run.jar" >"$RUN/service.log" 2>&1 &
+    -Dquarkus.management.port="$MGMT_PORT" -Dquarkus.http.idle-timeout="$IDLE_TIMEOUT" -jar "$ROOT/target/quarkus-app/quarkus-run.jar" >"$RUN/service.log" 2>&1 &
 SERVICE_PID=$!
 for _ in $(seq 1 180); do
   if curl -fs "http://127.0.0.1:$MGMT_PORT/q/health/ready" >/dev/null 2>&1; then break; fi
