@@ -49,6 +49,7 @@ final class ShippedSecrets {
             "sign-types",
             "seller-id",
             "query-enabled",
+            "statements-enabled",
             "api-base-url",
             "merchant-serial",
             "channels",

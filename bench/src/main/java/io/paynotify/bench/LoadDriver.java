@@ -61,6 +61,10 @@ import org.HdrHistogram.Histogram;
  *                                    connections=64 step-seconds=15 probe-seconds=5 start-rate=250 max-rate=20000]
  *   LoadDriver webhooks key=value... the same keys, and webhook-port=18090 baseline=FILE (run's baseline-out);
  *                                    appends its rows to out=
+ *   LoadDriver bills key=value...    url= jdbc= keys= admin-token= mgmt= dir= [lines=1000000 rate=200 step-seconds=15
+ *                                    service-pid= out=]: a WeChat and an Alipay bill of that many lines uploaded and
+ *                                    reconciled, timed, the service's heap sampled, notifications' p99 at rate= while
+ *                                    each is reconciled and without (see {@link #bills()})
  * </pre>
  */
 public final class LoadDriver {
@@ -165,6 +169,14 @@ public final class LoadDriver {
                 opt.put(args[i].substring(0, eq), args[i].substring(eq + 1));
             }
             System.exit(Report.write(opt) ? 0 : 1);
+        }
+        if (args.length >= 1 && args[0].equals("bills")) {
+            var opt = new LinkedHashMap<String, String>();
+            for (int i = 1; i < args.length; i++) {
+                int eq = args[i].indexOf('=');
+                opt.put(args[i].substring(0, eq), args[i].substring(eq + 1));
+            }
+            System.exit(new LoadDriver(opt).bills() ? 0 : 1);
         }
         if (args.length >= 1 && (args[0].equals("run") || args[0].equals("webhooks"))) {
             var opt = new LinkedHashMap<String, String>();
@@ -727,6 +739,178 @@ public final class LoadDriver {
             good = Math.round(good * 0.9);
         }
         return new Search(good, atMax);
+    }
+
+    // ================================================================== the statement benchmark (issue 23)
+
+    /** One large bill of the statement benchmark: where it goes and what it measured. */
+    record BillRun(String label, String channel, Path file, long bytes, double seconds, int status, String answer,
+            long heapBefore, long heapPeak, StepResult during) {}
+
+    /**
+     * Issue 23 item 2: for a WeChat ALL bill (gzip) and an Alipay zip of {@code lines} payments each, all of
+     * existing paid orders ({@link BillFiles}), the time from the upload's first byte to the reconciled statement's
+     * answer ({@code POST /admin/statements/{channel}/{day}}), the service's heap used (sampled every 100 ms from
+     * {@code jvm_memory_used_bytes{area="heap"}} on the management port) and notifications' latency at {@code rate}
+     * while it runs, in back-to-back steps of 3 s, against a step at the same rate with no statement work.
+     */
+    boolean bills() throws Exception {
+        long n = Long.parseLong(opt.getOrDefault("lines", "1000000"));
+        double rate = Double.parseDouble(opt.getOrDefault("rate", "200"));
+        int stepSeconds = Integer.parseInt(opt.getOrDefault("step-seconds", "15"));
+        Path dir = Path.of(opt.get("dir"));
+        String mgmt = opt.get("mgmt");
+        java.time.LocalDate day = java.time.LocalDate.now(BillFiles.BEIJING).minusDays(3);
+        detectProviders();
+        warmUp();
+        Path wx = dir.resolve("wechat-" + n + ".csv.gz");
+        Path ali = dir.resolve("alipay-" + n + ".zip");
+        long t = System.nanoTime();
+        BillFiles.wechat(wx, Fixtures.WX_APPID, Fixtures.WX_MCH, day, n, "BW");
+        BillFiles.alipay(ali, Fixtures.ALI_APPID, day, n, "BA");
+        log("bills written in %.1f s: %s %d bytes, %s %d bytes", (System.nanoTime() - t) / 1e9, wx, Files.size(wx),
+                ali, Files.size(ali));
+        t = System.nanoTime();
+        try (Connection c = db()) {
+            BillFiles.insertOrders(c, Fixtures.WX_CHANNEL, "WECHATPAY_V2", "4200", day, n, "BW");
+            BillFiles.insertOrders(c, Fixtures.ALI_CHANNEL, "ALIPAY", "2026", day, n, "BA");
+        }
+        log("%d paid orders per channel inserted in %.1f s", n, (System.nanoTime() - t) / 1e9);
+        StepResult baseline = step(rate, stepSeconds, "baseline");
+        List<BillRun> runs = new ArrayList<>();
+        runs.add(billRun("WeChat", Fixtures.WX_CHANNEL, wx, day, rate, mgmt));
+        runs.add(billRun("Alipay", Fixtures.ALI_CHANNEL, ali, day, rate, mgmt));
+        StepResult after = step(rate, stepSeconds, "after");
+        boolean ok = true;
+        var md = new StringBuilder();
+        md.append("| measure | WeChat ALL bill (gzip) | Alipay zip |\n|---|---|---|\n");
+        md.append("| lines (payments, each of an existing paid order) | ").append(n).append(" | ").append(n).append(" |\n");
+        md.append("| file as uploaded | ").append(mib(runs.get(0).bytes())).append(" | ").append(mib(runs.get(1).bytes()))
+                .append(" |\n");
+        md.append("| upload to reconciled statement | ").append(String.format(Locale.ROOT, "%.1f s", runs.get(0).seconds()))
+                .append(" | ").append(String.format(Locale.ROOT, "%.1f s", runs.get(1).seconds())).append(" |\n");
+        md.append("| lines per second | ")
+                .append(String.format(Locale.ROOT, "%.0f", n / runs.get(0).seconds())).append(" | ")
+                .append(String.format(Locale.ROOT, "%.0f", n / runs.get(1).seconds())).append(" |\n");
+        md.append("| service heap used: before → peak sampled | ")
+                .append(mib(runs.get(0).heapBefore())).append(" → ").append(mib(runs.get(0).heapPeak())).append(" | ")
+                .append(mib(runs.get(1).heapBefore())).append(" → ").append(mib(runs.get(1).heapPeak())).append(" |\n");
+        md.append(String.format(Locale.ROOT,
+                "| notifications at %.0f/s while reconciling: p50 / p99 / max | %s | %s |%n", rate,
+                pcts(runs.get(0).during()), pcts(runs.get(1).during())));
+        md.append(String.format(Locale.ROOT,
+                "| the same with no statement work (before / after): p50 / p99 / max | %s | %s |%n",
+                pcts(baseline), pcts(after)));
+        md.append(String.format(Locale.ROOT,
+                "| notifications while reconciling: sent, errors, lost acks | %d, %d, %d | %d, %d, %d |%n",
+                runs.get(0).during().sent(), runs.get(0).during().errors(), runs.get(0).during().lost(),
+                runs.get(1).during().sent(), runs.get(1).during().errors(), runs.get(1).during().lost()));
+        for (BillRun r : runs) {
+            var answer = new com.fasterxml.jackson.databind.ObjectMapper().readTree(r.answer());
+            boolean good = r.status() == 200 && answer.path("payments").path("count").asLong() == n
+                    && answer.path("openDifferences").asLong() == 0
+                    && "RECONCILED".equals(answer.path("status").asText());
+            log("%s: %d, status %s, payments %s, openDifferences %s%s", r.label(), r.status(),
+                    answer.path("status").asText(), answer.path("payments"), answer.path("openDifferences"),
+                    good ? "" : "  (NOT the reconciled statement expected)");
+            ok &= good && r.during().errors() == 0 && r.during().lost() == 0;
+        }
+        md.append("\nservice ").append(residentMemory(opt.get("service-pid"))).append("; bills of ").append(day)
+                .append("; load average at the end ").append(loadAverage()).append("\n");
+        System.out.println();
+        System.out.print(md);
+        if (opt.containsKey("out")) {
+            Files.writeString(Path.of(opt.get("out")), md.toString());
+        }
+        return ok;
+    }
+
+    private BillRun billRun(String label, String channel, Path file, java.time.LocalDate day, double rate, String mgmt)
+            throws Exception {
+        System.gc();
+        long heapBefore = heapUsed(mgmt);
+        var peak = new AtomicLong(heapBefore);
+        var running = new java.util.concurrent.atomic.AtomicBoolean(true);
+        Thread sampler = new Thread(() -> {
+            while (running.get()) {
+                try {
+                    peak.accumulateAndGet(heapUsed(mgmt), Math::max);
+                    Thread.sleep(100);
+                } catch (Exception e) {
+                    return;
+                }
+            }
+        }, "heap-sampler");
+        sampler.setDaemon(true);
+        sampler.start();
+        var answer = new java.util.concurrent.atomic.AtomicReference<HttpResponse<String>>();
+        var failure = new java.util.concurrent.atomic.AtomicReference<Exception>();
+        long t0 = System.nanoTime();
+        var finished = new AtomicLong();
+        Thread upload = new Thread(() -> {
+            try {
+                answer.set(http.send(HttpRequest.newBuilder(URI.create(url + "/admin/statements/" + channel + "/" + day))
+                                .timeout(Duration.ofMinutes(30))
+                                .header("Authorization", "Bearer " + opt.get("admin-token"))
+                                .header("Content-Type", "application/octet-stream")
+                                .POST(HttpRequest.BodyPublishers.ofFile(file))
+                                .build(),
+                        HttpResponse.BodyHandlers.ofString()));
+            } catch (Exception e) {
+                failure.set(e);
+            } finally {
+                finished.set(System.nanoTime());
+            }
+        }, "upload");
+        upload.start();
+        Histogram during = new Histogram(TimeUnit.SECONDS.toMicros(60), 3);
+        long sent = 0;
+        long okCount = 0;
+        long errors = 0;
+        long lost = 0;
+        double seconds = 0;
+        while (upload.isAlive()) {
+            StepResult s = step(rate, 3, label.toLowerCase(Locale.ROOT));
+            during.add(s.latency());
+            sent += s.sent();
+            okCount += s.ok();
+            errors += s.errors();
+            lost += s.lost();
+            seconds += s.seconds();
+        }
+        upload.join();
+        running.set(false);
+        sampler.join();
+        if (failure.get() != null) {
+            throw failure.get();
+        }
+        double took = (finished.get() - t0) / 1e9;
+        log("%s bill of %s: %d after %.1f s; heap %s → peak %s", label, channel, answer.get().statusCode(), took,
+                mib(heapBefore), mib(peak.get()));
+        var merged = new StepResult(rate, seconds, sent, okCount, errors, lost, during, null, loadAverage());
+        return new BillRun(label, channel, file, Files.size(file), took, answer.get().statusCode(), answer.get().body(),
+                heapBefore, peak.get(), merged);
+    }
+
+    /** The service's heap in use: the sum of {@code jvm_memory_used_bytes{area="heap",…}} on the management port. */
+    private long heapUsed(String mgmt) throws Exception {
+        HttpResponse<String> r = http.send(HttpRequest.newBuilder(URI.create(mgmt + "/q/metrics"))
+                        .timeout(Duration.ofSeconds(5)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        long sum = 0;
+        for (String line : r.body().split("\n")) {
+            if (line.startsWith("jvm_memory_used_bytes{") && line.contains("area=\"heap\"")) {
+                sum += (long) Double.parseDouble(line.substring(line.lastIndexOf(' ') + 1));
+            }
+        }
+        return sum;
+    }
+
+    private static String mib(long bytes) {
+        return String.format(Locale.ROOT, "%.1f MiB", bytes / 1048576.0);
+    }
+
+    private static String pcts(StepResult s) {
+        return String.format(Locale.ROOT, "%.1f / %.1f / %.1f ms", s.p(50), s.p(99), s.latency().getMaxValue() / 1000.0);
     }
 
     /** Sustained: every request answered with the success ack in time, and the latency shows no queue building up. */

@@ -10,7 +10,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** The read calls of paynotify's admin API (docs/api.md#admin-api) the demo shows, with a bearer token. */
+/** The calls of paynotify's admin API (docs/api.md#admin-api) the demo makes, with a bearer token. */
 final class AdminApi {
 
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -40,6 +40,34 @@ final class AdminApi {
     JsonNode events(String type, String channel, String client) throws IOException, InterruptedException {
         return get("/admin/events?type=" + type + "&channel=" + channel + "&client=" + client + "&limit=100")
                 .path("items");
+    }
+
+    /** {@code GET /admin/statements/{channel}/{billDate}}: the day's statement with its differences. */
+    JsonNode statement(String channel, String billDate) throws IOException, InterruptedException {
+        return get("/admin/statements/" + MerchantApi.segment(channel) + "/" + billDate);
+    }
+
+    /** {@code POST /admin/statements/{channel}/{billDate}/fetch}: the answer as it came (200, 409, 400...). */
+    HttpResponse<String> fetchStatement(String channel, String billDate) throws IOException, InterruptedException {
+        return post("/admin/statements/" + MerchantApi.segment(channel) + "/" + billDate + "/fetch", "");
+    }
+
+    /** {@code POST /admin/statement-differences/{id}/resolve} with {@code {"note":...}}: the answer as it came. */
+    HttpResponse<String> resolve(long id, String note) throws IOException, InterruptedException {
+        return post(
+                "/admin/statement-differences/" + id + "/resolve",
+                JSON.createObjectNode().put("note", note).toString());
+    }
+
+    private HttpResponse<String> post(String target, String json) throws IOException, InterruptedException {
+        HttpRequest r = HttpRequest.newBuilder(service.resolve(target))
+                .timeout(Duration.ofSeconds(60))
+                .header("Authorization", "Bearer " + token)
+                .header("Accept", "application/json")
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(json))
+                .build();
+        return http.send(r, HttpResponse.BodyHandlers.ofString());
     }
 
     private JsonNode get(String target) throws IOException, InterruptedException {

@@ -7,6 +7,7 @@ import io.paynotify.simulator.cli.UsageException;
 import io.paynotify.simulator.listen.Delivery;
 import io.paynotify.simulator.listen.WebhookReceiver;
 import io.paynotify.simulator.listen.WebhookVerifier;
+import io.paynotify.simulator.sign.BeijingTime;
 import io.paynotify.simulator.trigger.Answer;
 import io.paynotify.simulator.trigger.Channel;
 import io.paynotify.simulator.trigger.ChannelTable;
@@ -26,6 +27,8 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -39,8 +42,10 @@ import java.util.TreeSet;
  * {@code demo [--service URL]}: the tour a newcomer runs next to {@code ./mvnw quarkus:dev}. Registers one order
  * per dev channel, lets paynotify's active query find each paid at the fake gateway, sends the late notifications
  * (acknowledged, recorded DUPLICATE), shows a duplicate notice, the admin view of an order, the account modes
- * (another sub-merchant's notice refused, a foreign root refused) and the order.paid webhooks. Exit 0 only when
- * every step held.
+ * (another sub-merchant's notice refused, a foreign root refused), the order.paid webhooks, and closes yesterday's
+ * books: the first orders are paid at the gateway on yesterday's Beijing day, a payment paynotify never saw is
+ * planted in one bill, and the statements fetched, its difference found and resolved. Exit 0 only when every step
+ * held.
  */
 public final class DemoCommand {
 
@@ -49,6 +54,11 @@ public final class DemoCommand {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration POLL_EVERY = Duration.ofSeconds(1);
     private static final Map<String, Long> AMOUNTS = Map.of("wx-dev", 100L, "wx3-dev", 250L, "ali-dev", 4200L);
+    /** The statements-enabled dev channels (application.properties), whose bills the gateway serves. */
+    static final List<String> STATEMENT_CHANNELS = List.of("wx-dev", "wx3-dev", "ali-dev");
+    /** The channel whose bill gets the planted payment. */
+    static final String PLANTED_ON = "wx3-dev";
+    private static final long PLANTED_FEN = 1800;
 
     private final PrintStream out;
     private final Clock clock = Clock.systemUTC();
@@ -159,6 +169,11 @@ public final class DemoCommand {
         private final NotifySender sender;
         private final String suffix = Trade.newOrderNumber("");
         private final List<DemoOrder> all = new ArrayList<>();
+        // the day of the first orders' payments: today cannot be fetched (CONTRACT §11), so they are paid
+        // at the gateway 24 hours ago, which is yesterday in Beijing time
+        private final Instant paidAt = clock.instant().minus(Duration.ofDays(1));
+        private final LocalDate billDay = LocalDate.ofInstant(paidAt, BeijingTime.OFFSET);
+        private final List<DemoOrder> billed = new ArrayList<>();
 
         Tour(URI service, DemoGateway gateway, WebhookReceiver receiver) {
             this.service = service;
@@ -181,6 +196,7 @@ public final class DemoCommand {
                 ok &= stepFour(queried.get(0));
                 ok &= accountModes();
                 ok &= stepFive();
+                ok &= statements();
                 out.println();
                 out.println(ok ? "Every step held." : "Some steps did not hold: see the lines marked FAILED.");
                 return ok;
@@ -203,8 +219,9 @@ public final class DemoCommand {
                 if (!register(order)) {
                     return null;
                 }
-                gateway.scriptPaid(order.outTradeNo(), order.amountFen());
-                out.println("   the gateway now answers a query for it: PAID, " + order.amountFen() + " fen");
+                gateway.scriptPaid(order.outTradeNo(), order.amountFen(), paidAt);
+                out.println("   the gateway now answers a query for it: PAID, " + order.amountFen() + " fen, at "
+                        + BeijingTime.PLAIN.format(paidAt) + " Beijing time (yesterday: step 7 closes that day)");
                 orders.add(order);
             }
             out.println("   waiting for paynotify's active query (the dev profile queries a PENDING order 10 s after"
@@ -246,6 +263,7 @@ public final class DemoCommand {
             List<DemoOrder> inOrder =
                     orders.stream().map(o -> paid.get(o.name())).toList();
             all.addAll(inOrder);
+            billed.addAll(inOrder);
             return inOrder;
         }
 
@@ -425,6 +443,104 @@ public final class DemoCommand {
                 }
                 Thread.sleep(POLL_EVERY.toMillis());
             }
+        }
+
+        /**
+         * (7) Closing the books (CONTRACT §11): the gateway's bill of yesterday lists step 1's payments; one
+         * payment paynotify never registered is planted in {@link #PLANTED_ON}'s; each statements-enabled channel's
+         * statement is fetched, the planted UNKNOWN_ORDER found, resolved with a note, and the day RECONCILED.
+         */
+        private boolean statements() throws IOException, InterruptedException {
+            String day = billDay.toString();
+            heading("7. Closing the books of " + day + " (Beijing): the providers' daily bills, reconciled");
+            Channel planted = table.channel(PLANTED_ON).orElseThrow();
+            String lost = "DEMO-LOST-" + suffix;
+            gateway.scriptBill(
+                    planted.provider().name(),
+                    billDay,
+                    "{\"extraPayments\":[{\"outTradeNo\":\"" + lost + "\",\"amount\":" + PLANTED_FEN + "}]}");
+            out.println("   planted in " + planted.provider().displayName() + "'s bill of " + day + ": a payment of "
+                    + PLANTED_FEN + " fen on " + lost + ", an order paynotify never registered"
+                    + " (PUT /_sim/bills/" + planted.provider().name() + "/" + day + ")");
+            boolean ok = true;
+            for (String name : STATEMENT_CHANNELS) {
+                JsonNode s = fetch(name, day);
+                if (s == null) {
+                    ok = false;
+                    continue;
+                }
+                boolean expectDifference = name.equals(PLANTED_ON);
+                String status = s.path("status").asText();
+                boolean held = expectDifference ? status.equals("DIFFERENCES") : status.equals("RECONCILED");
+                out.println("   POST /admin/statements/" + name + "/" + day + "/fetch: " + status + ", "
+                        + totals(s) + (held ? "" : "  FAILED: expected " + (expectDifference ? "DIFFERENCES" : "RECONCILED")
+                        + (s.hasNonNull("error") ? " (error " + s.path("error").asText() + ")" : "")));
+                ok &= held;
+                for (DemoOrder o : billed) {
+                    if (o.channel().name().equals(name)) {
+                        out.println("     its bill lists " + o.outTradeNo() + " (" + o.amountFen() + " fen, paid in"
+                                + " step 1): no difference, it matches the ledger");
+                    }
+                }
+            }
+            JsonNode statement = admin.statement(PLANTED_ON, day);
+            JsonNode difference = null;
+            for (JsonNode d : statement.path("differences")) {
+                if (d.path("status").asText().equals("OPEN")) {
+                    out.println("   GET /admin/statements/" + PLANTED_ON + "/" + day + ": OPEN difference #"
+                            + d.path("id").asLong() + " " + d.path("kind").asText() + " " + d.path("outTradeNo").asText()
+                            + ", billAmount " + d.path("billAmount").asText() + ", localAmount "
+                            + d.path("localAmount").asText() + ", transactionId " + d.path("transactionId").asText());
+                    if (lost.equals(d.path("outTradeNo").asText()) && "UNKNOWN_ORDER".equals(d.path("kind").asText())) {
+                        difference = d;
+                    }
+                }
+            }
+            if (difference == null) {
+                out.println("   FAILED: no OPEN UNKNOWN_ORDER difference for " + lost);
+                return false;
+            }
+            String note = "demo: a payment taken outside this shop; refunded by hand in the merchant platform";
+            HttpResponse<String> r = admin.resolve(difference.path("id").asLong(), note);
+            JsonNode resolved = r.statusCode() == 200 ? JSON.readTree(r.body()) : null;
+            boolean isResolved = resolved != null && "RESOLVED".equals(resolved.path("status").asText());
+            out.println("   POST /admin/statement-differences/" + difference.path("id").asLong() + "/resolve {\"note\":\""
+                    + note + "\"}: " + r.statusCode() + (resolved != null ? ", " + resolved.path("status").asText() : "")
+                    + (isResolved ? "" : "  FAILED: expected 200, RESOLVED: " + r.body()));
+            ok &= isResolved;
+            JsonNode after = admin.statement(PLANTED_ON, day);
+            boolean reconciled = "RECONCILED".equals(after.path("status").asText());
+            out.println("   GET /admin/statements/" + PLANTED_ON + "/" + day + ": " + after.path("status").asText()
+                    + ", openDifferences " + after.path("openDifferences").asLong()
+                    + (reconciled ? "" : "  FAILED: expected RECONCILED"));
+            out.println("   the console's Statements page shows the same days: " + service + "/admin/console/");
+            return ok && reconciled;
+        }
+
+        /** Fetches a day's statement now; a day claimed by the scheduler at that moment is asked again. */
+        private JsonNode fetch(String channel, String day) throws IOException, InterruptedException {
+            long deadline = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+            while (true) {
+                HttpResponse<String> r = admin.fetchStatement(channel, day);
+                if (r.statusCode() == 200) {
+                    return JSON.readTree(r.body());
+                }
+                if (r.statusCode() != 409 || System.nanoTime() - deadline > 0) {
+                    out.println("   POST /admin/statements/" + channel + "/" + day + "/fetch: " + r.statusCode() + " "
+                            + r.body() + "  FAILED: does the running paynotify have statements-enabled=true for "
+                            + channel + " (application.properties %dev)?");
+                    return null;
+                }
+                Thread.sleep(POLL_EVERY.toMillis());
+            }
+        }
+
+        private String totals(JsonNode s) {
+            return "bill " + s.path("payments").path("count").asLong() + " payments " + s.path("payments").path("amount").asLong()
+                    + " fen, " + s.path("refunds").path("count").asLong() + " refunds "
+                    + s.path("refunds").path("amount").asLong() + " fen, fees " + s.path("fees").asText() + " yuan, "
+                    + s.path("foreign").path("count").asLong() + " foreign, openDifferences "
+                    + s.path("openDifferences").asLong();
         }
 
         private boolean register(DemoOrder o) throws IOException, InterruptedException {

@@ -15,6 +15,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
@@ -38,8 +39,10 @@ class DemoCommandTest {
     }
 
     /**
-     * The six steps against a fake paynotify and gateway on free ports: exit 0, each step's line is there, and
-     * the eight order.paid webhooks arrive verified (four of the direct channels, one per account-mode channel).
+     * The seven steps against a fake paynotify and gateway on free ports: exit 0, each step's line is there, and
+     * the eight order.paid webhooks arrive verified (four of the direct channels, one per account-mode channel), and
+     * yesterday's books are closed: the planted payment scripted into wx3-dev's bill of yesterday (Beijing), found
+     * as the one difference, resolved, the day RECONCILED.
      */
     @Test
     void everyStepHoldsAgainstAServiceThatBehaves() throws Exception {
@@ -51,13 +54,21 @@ class DemoCommandTest {
             ex.sendResponseHeaders(204, -1);
             ex.close();
         });
+        Map<String, String> bills = new ConcurrentHashMap<>();
+        gw.createContext("/_sim/bills/", ex -> {
+            bills.put(
+                    ex.getRequestURI().getRawPath().substring("/_sim/bills/".length()),
+                    new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8));
+            ex.sendResponseHeaders(204, -1);
+            ex.close();
+        });
         gw.start();
         int webhookPort;
         try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
             webhookPort = s.getLocalPort();
         }
         ByteArrayOutputStream out = new ByteArrayOutputStream();
-        try (FakePaynotify service = new FakePaynotify(scripted, webhookPort)) {
+        try (FakePaynotify service = new FakePaynotify(scripted, bills, webhookPort)) {
             int code = new DemoCommand(
                             new PrintStream(out, true, StandardCharsets.UTF_8),
                             gw.getAddress().getPort(),
@@ -68,6 +79,11 @@ class DemoCommandTest {
             String text = out.toString(StandardCharsets.UTF_8);
             assertEquals(0, code, text);
             assertEquals(3, scripted.size(), text);
+            String yesterday = java.time.LocalDate.now(java.time.ZoneOffset.ofHours(8))
+                    .minusDays(1)
+                    .toString();
+            assertEquals(Set.of("WECHATPAY_V3/" + yesterday), bills.keySet(), text);
+            assertTrue(bills.get("WECHATPAY_V3/" + yesterday).contains("\"outTradeNo\":\"DEMO-LOST-"), text);
             for (String line : new String[] {
                 "is SUCCESS after",
                 "recorded as DUPLICATE",
@@ -83,6 +99,15 @@ class DemoCommandTest {
                 "a notice signed under a foreign root -> 401, the failure ack",
                 "recorded as ANOMALY",
                 "attention [\"ACCOUNT_MISMATCH\"]",
+                "Beijing time (yesterday: step 7 closes that day)",
+                "POST /admin/statements/wx-dev/" + yesterday + "/fetch: RECONCILED, bill 1 payments 100 fen",
+                "POST /admin/statements/ali-dev/" + yesterday + "/fetch: RECONCILED, bill 1 payments 4200 fen",
+                "POST /admin/statements/wx3-dev/" + yesterday + "/fetch: DIFFERENCES, bill 2 payments 2050 fen",
+                "OPEN difference #1 UNKNOWN_ORDER DEMO-LOST-",
+                "billAmount 1800, localAmount null",
+                "/resolve {\"note\":\"demo: a payment taken outside this shop",
+                ": 200, RESOLVED",
+                "GET /admin/statements/wx3-dev/" + yesterday + ": RECONCILED, openDifferences 0",
                 "Every step held."
             }) {
                 assertTrue(text.contains(line), line + " in\n" + text);
@@ -98,7 +123,10 @@ class DemoCommandTest {
         }
     }
 
-    /** The demo scripts a gateway through the control API: PUT /_sim/trades/{no} {"state":"PAID","amount":N}. */
+    /**
+     * The demo scripts a gateway through the control API: PUT /_sim/trades/{no} {"state":"PAID","amount":N}, with
+     * a paidAt for step 7's bill day, and PUT /_sim/bills/{api}/{day} for the planted difference.
+     */
     @Test
     void gatewayControlScriptsATradeOverHttp() throws Exception {
         List<String> seen = new ArrayList<>();
@@ -116,9 +144,17 @@ class DemoCommandTest {
                 HttpClient.newHttpClient(),
                 "http://127.0.0.1:" + gw.getAddress().getPort())) {
             control.scriptPaid("DEMO-A|1", 4200);
+            control.scriptPaid("DEMO-B", 250, java.time.Instant.parse("2026-03-01T02:00:00Z"));
+            control.scriptBill(
+                    "ALIPAY", java.time.LocalDate.parse("2026-03-01"), "{\"status\":\"NO_BILL\"}");
         } finally {
             gw.stop(0);
         }
-        assertEquals(List.of("PUT /_sim/trades/DEMO-A%7C1 {\"state\":\"PAID\",\"amount\":4200}"), seen);
+        assertEquals(
+                List.of(
+                        "PUT /_sim/trades/DEMO-A%7C1 {\"state\":\"PAID\",\"amount\":4200}",
+                        "PUT /_sim/trades/DEMO-B {\"state\":\"PAID\",\"amount\":250,\"paidAt\":\"2026-03-01T02:00:00Z\"}",
+                        "PUT /_sim/bills/ALIPAY/2026-03-01 {\"status\":\"NO_BILL\"}"),
+                seen);
     }
 }

@@ -35,7 +35,9 @@ import javax.crypto.spec.SecretKeySpec;
  * Just enough of paynotify for the demo's six steps: orders, a "query" that finds an order paid as soon as the
  * fake gateway scripted it, notifications recorded APPLIED or DUPLICATE, the admin reads, and a signed order.paid
  * webhook to the demo's receiver, a notice of another sub-merchant than the order's refused (422, ACCOUNT_MISMATCH
- * in its attention). Checks no signatures but the certificate-mode channel's (the demo's foreign-root notice): the
+ * in its attention), and the statements of step 7: a fetch lists the scripted orders of the channel paid by query
+ * and the bill extras the test's gateway was given, each extra without an order an OPEN UNKNOWN_ORDER, which the
+ * resolve call resolves. Checks no signatures but the certificate-mode channel's (the demo's foreign-root notice): the
  * other tests do that.
  */
 final class FakePaynotify implements AutoCloseable {
@@ -48,9 +50,15 @@ final class FakePaynotify implements AutoCloseable {
     private final int webhookPort;
     private final Map<String, ObjectNode> orders = new ConcurrentHashMap<>();
     private final Map<String, ArrayNode> notifications = new ConcurrentHashMap<>();
+    private final Map<String, String> bills;
+    private final Map<String, ArrayNode> differences = new ConcurrentHashMap<>();
+    private final Map<String, ObjectNode> statements = new ConcurrentHashMap<>();
+    private long nextDifference = 1;
 
-    FakePaynotify(Set<String> scripted, int webhookPort) throws IOException {
+    /** {@code bills}: the bill scripts the gateway received, by {@code api/day}. */
+    FakePaynotify(Set<String> scripted, Map<String, String> bills, int webhookPort) throws IOException {
         this.scripted = scripted;
+        this.bills = bills;
         this.webhookPort = webhookPort;
         server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 50);
         server.createContext("/", this::handle);
@@ -103,10 +111,94 @@ final class FakePaynotify implements AutoCloseable {
                 list.set("items", notifications.get(key(parts[3], decode(parts[4]))));
                 list.putNull("next");
                 reply(ex, 200, "application/json", list.toString());
+            } else if (path.startsWith("/admin/statements/") && parts.length == 6 && parts[5].equals("fetch")) {
+                reply(ex, 200, "application/json", fetch(parts[3], parts[4]).toString());
+            } else if (path.startsWith("/admin/statements/") && parts.length == 5) {
+                ObjectNode st = statements.get(key(parts[3], parts[4]));
+                if (st == null) {
+                    reply(ex, 404, "application/json", "{}");
+                } else {
+                    reply(ex, 200, "application/json", withDifferences(st).toString());
+                }
+            } else if (path.startsWith("/admin/statement-differences/") && path.endsWith("/resolve")) {
+                String note = JSON.readTree(body).path("note").asText();
+                for (ArrayNode list : differences.values()) {
+                    for (JsonNode d : list) {
+                        if (d.path("id").asText().equals(parts[3])) {
+                            ((ObjectNode) d).put("status", "RESOLVED").put("note", note);
+                            reply(ex, 200, "application/json", d.toString());
+                            return;
+                        }
+                    }
+                }
+                reply(ex, 404, "application/json", "{}");
             } else {
                 reply(ex, 404, "text/plain", "");
             }
         }
+    }
+
+    /** A day's statement: the channel's orders paid by query, plus the scripted extras of its provider's bill. */
+    private ObjectNode fetch(String channel, String day) throws IOException {
+        long count = 0;
+        long amount = 0;
+        for (ObjectNode o : orders.values()) {
+            if (o.path("channel").asText().equals(channel)
+                    && scripted.contains(o.path("outTradeNo").asText())
+                    && o.path("state").asText().equals("SUCCESS")) {
+                count++;
+                amount += o.path("amount").asLong();
+            }
+        }
+        ArrayNode diffs = differences.computeIfAbsent(key(channel, day), k -> JSON.createArrayNode());
+        String api = DevProfile.table().channel(channel).orElseThrow().provider().name();
+        String script = bills.get(api + "/" + day);
+        if (script != null) {
+            for (JsonNode extra : JSON.readTree(script).path("extraPayments")) {
+                count++;
+                amount += extra.path("amount").asLong();
+                if (!orders.containsKey(key(channel, extra.path("outTradeNo").asText()))) {
+                    ObjectNode d = diffs.addObject();
+                    d.put("id", nextDifference++);
+                    d.put("channel", channel);
+                    d.put("billDate", day);
+                    d.put("kind", "UNKNOWN_ORDER");
+                    d.put("outTradeNo", extra.path("outTradeNo").asText());
+                    d.put("billAmount", extra.path("amount").asLong());
+                    d.putNull("localAmount");
+                    d.put("transactionId", "4200TEST");
+                    d.put("status", "OPEN");
+                }
+            }
+        }
+        ObjectNode st = JSON.createObjectNode();
+        st.put("channel", channel);
+        st.put("billDate", day);
+        st.put("source", "FETCH");
+        st.putObject("payments").put("count", count).put("amount", amount);
+        st.putObject("refunds").put("count", 0).put("amount", 0);
+        st.putObject("foreign").put("count", 0).put("amount", 0);
+        st.put("fees", "0.00000");
+        statements.put(key(channel, day), st);
+        return live(st);
+    }
+
+    /** The status and open count derived from the day's differences, as paynotify derives them. */
+    private ObjectNode live(ObjectNode st) {
+        long open = 0;
+        for (JsonNode d : differences.getOrDefault(key(st.path("channel").asText(), st.path("billDate").asText()),
+                JSON.createArrayNode())) {
+            open += d.path("status").asText().equals("OPEN") ? 1 : 0;
+        }
+        st.put("status", open > 0 ? "DIFFERENCES" : "RECONCILED");
+        st.put("openDifferences", open);
+        return st;
+    }
+
+    private ObjectNode withDifferences(ObjectNode st) {
+        ObjectNode copy = live(st).deepCopy();
+        copy.set("differences", differences.get(key(st.path("channel").asText(), st.path("billDate").asText())));
+        return copy;
     }
 
     private void notify(HttpExchange ex, String endpoint, String channel, String body) throws IOException {
