@@ -4,6 +4,7 @@ import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.standardwebhooks.Webhook;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
 import io.paynotify.testing.AlipayFixtures;
@@ -23,6 +24,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -95,6 +97,9 @@ class FailoverIT {
     static final Duration WEBHOOKS_BOUND = Duration.ofSeconds(25);
 
     static final String HOOK_CLIENT = "failover-shop";
+    static final String HOOK_SECRET = "whsec_"
+            + Base64.getEncoder()
+                    .encodeToString("the failover test's webhook secret!!".getBytes(StandardCharsets.UTF_8));
     static final Pattern OUT_TRADE_NO = Pattern.compile("<out_trade_no>(?:<!\\[CDATA\\[)?([^<\\]]+)");
 
     final String run = System.currentTimeMillis() + "_"
@@ -394,13 +399,14 @@ class FailoverIT {
                 TimeUnit.NANOSECONDS.toMillis(queriesPaidAt - promotedDone));
         System.out.printf(
                 "FAILOVER-WEBHOOKS events=%d delivered=%d attempts=%d redelivered=%d unknown=%d"
-                        + " attemptsBeforeKill=%d attemptsWithoutPrimary=%d attemptsAfterPromotion=%d"
+                        + " badlySigned=%d attemptsBeforeKill=%d attemptsWithoutPrimary=%d attemptsAfterPromotion=%d"
                         + " allDelivered=%dms after the promotion%n",
                 events.size(),
                 hooks.seen().size(),
                 hooks.at().size(),
                 hooks.at().size() - hooks.seen().size(),
                 unknown.size(),
+                hooks.badlySigned(),
                 deliveredBeforeKill,
                 deliveredDuringOutage,
                 deliveredAfterPromotion,
@@ -419,6 +425,7 @@ class FailoverIT {
                 queriesPaidAt - promotedDone <= QUERIES_BOUND.toNanos(),
                 "every order answered paid is paid within " + QUERIES_BOUND + " of the promotion");
         assertEquals(Set.of(), unknown, "nothing delivered that the new primary does not hold");
+        assertEquals(0, hooks.badlySigned(), "every attempt carries a valid Standard Webhooks signature");
         assertTrue(deliveredBeforeKill > 0, "webhooks were delivered before the kill");
         assertTrue(deliveredAfterPromotion > 0, "webhooks were delivered after the promotion");
     }
@@ -551,9 +558,7 @@ class FailoverIT {
                 "paynotify.clients.\"" + HOOK_CLIENT + "\".channels",
                 String.join(",", CHANNELS) + "," + QueryChannels.V2);
         c.put("paynotify.clients.\"" + HOOK_CLIENT + "\".webhook-url", hooks.url());
-        c.put(
-                "paynotify.clients.\"" + HOOK_CLIENT + "\".webhook-secret",
-                "whsec_" + Base64.getEncoder().encodeToString("the failover test's webhook secret!!".getBytes()));
+        c.put("paynotify.clients.\"" + HOOK_CLIENT + "\".webhook-secret", HOOK_SECRET);
         c.put("paynotify.webhooks.allow-loopback", "true");
         c.put("paynotify.webhooks.lease", "5s");
         // the query-enabled channel at the stub; a query a second per PENDING order, every replica claims each 200 ms
@@ -566,13 +571,19 @@ class FailoverIT {
         return c;
     }
 
-    /** A merchant's webhook endpoint on 127.0.0.1: records each attempt's webhook-id and time, answers 204. */
+    /**
+     * A merchant's webhook endpoint on 127.0.0.1: records the webhook-id and time of each attempt whose Standard
+     * Webhooks signature verifies, counts the others, answers 204.
+     */
     static final class HookReceiver implements AutoCloseable {
         private final HttpServer server;
+        private final Webhook verifier;
         private final Set<String> seen = ConcurrentHashMap.newKeySet();
         private final List<Long> at = new CopyOnWriteArrayList<>();
+        private final AtomicInteger badlySigned = new AtomicInteger();
 
-        HookReceiver() throws IOException {
+        HookReceiver() throws Exception {
+            verifier = new Webhook(HOOK_SECRET);
             server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 100);
             server.setExecutor(Executors.newCachedThreadPool(r -> {
                 Thread t = new Thread(r, "failover-it-webhooks");
@@ -595,13 +606,24 @@ class FailoverIT {
             return List.copyOf(at);
         }
 
+        int badlySigned() {
+            return badlySigned.get();
+        }
+
         private void handle(HttpExchange ex) throws IOException {
             try (ex) {
-                ex.getRequestBody().readAllBytes();
-                String id = ex.getRequestHeaders().getFirst("webhook-id");
-                if (id != null) {
-                    seen.add(id);
+                String body = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
+                var headers = new HashMap<String, List<String>>();
+                for (String h : List.of("webhook-id", "webhook-timestamp", "webhook-signature")) {
+                    String v = ex.getRequestHeaders().getFirst(h);
+                    headers.put(h, v == null ? List.of() : List.of(v));
+                }
+                try {
+                    verifier.verify(body, headers);
+                    seen.add(headers.get("webhook-id").get(0));
                     at.add(System.nanoTime());
+                } catch (Exception e) {
+                    badlySigned.incrementAndGet();
                 }
                 ex.sendResponseHeaders(204, -1);
             }
