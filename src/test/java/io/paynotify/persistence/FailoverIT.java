@@ -457,7 +457,7 @@ class FailoverIT {
         return WechatV2Fixtures.notice(f).signedWith(QueryChannels.V2_KEY, "MD5");
     }
 
-    /** The first column of every row of that query; empty while the database does not answer. */
+    /** The first column of every row of that query (on the new primary, which answers by now). */
     static List<String> strings(String url, String sql) {
         var out = new ArrayList<String>();
         try (Connection c = DriverManager.getConnection(url, "postgres", "");
