@@ -112,16 +112,9 @@ public final class Refunds {
         }
         return Rows.list(
                 c,
-                "SELECT out_trade_no, out_refund_no, amount_minor, status, succeeded_at, id FROM refunds"
-                        + " WHERE channel = ? AND out_trade_no = ANY (?)",
+                COMPARED + " WHERE channel = ? AND out_trade_no = ANY (?)",
                 List.of(channel, c.createArrayOf("text", outTradeNos.toArray(new String[0]))),
-                rs -> new Compared(
-                        rs.getLong(6),
-                        rs.getString(1),
-                        rs.getString(2),
-                        rs.getLong(3),
-                        rs.getString(4),
-                        Rows.instant(rs.getTimestamp(5))));
+                Refunds::compared);
     }
 
     /** The channel's refunds that succeeded in [{@code from}, {@code to}), a page by id. */
@@ -129,16 +122,24 @@ public final class Refunds {
             Connection c, String channel, Instant from, Instant to, long afterId, int rows) throws SQLException {
         return Rows.list(
                 c,
-                "SELECT out_trade_no, out_refund_no, amount_minor, status, succeeded_at, id FROM refunds"
+                COMPARED
                         + " WHERE channel = ? AND status = 'SUCCESS' AND succeeded_at >= ? AND succeeded_at < ?"
                         + " AND id > ? ORDER BY id LIMIT ?",
-                List.of(channel, java.sql.Timestamp.from(from), java.sql.Timestamp.from(to), afterId, rows),
-                rs -> new Compared(
-                        rs.getLong(6),
-                        rs.getString(1),
-                        rs.getString(2),
-                        rs.getLong(3),
-                        rs.getString(4),
-                        Rows.instant(rs.getTimestamp(5))));
+                List.of(channel, Timestamp.from(from), Timestamp.from(to), afterId, rows),
+                Refunds::compared);
+    }
+
+    /** The columns of a {@link Compared}, in the order {@link #compared} reads them. */
+    private static final String COMPARED =
+            "SELECT out_trade_no, out_refund_no, amount_minor, status, succeeded_at, id FROM refunds";
+
+    private static Compared compared(ResultSet rs) throws SQLException {
+        return new Compared(
+                rs.getLong(6),
+                rs.getString(1),
+                rs.getString(2),
+                rs.getLong(3),
+                rs.getString(4),
+                Rows.instant(rs.getTimestamp(5)));
     }
 }

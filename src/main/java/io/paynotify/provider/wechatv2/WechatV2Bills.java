@@ -89,9 +89,7 @@ public class WechatV2Bills implements BillSource {
 
     /** The request's fields, in the order they are sent, {@code sign} last. */
     static Map<String, String> requestFields(WechatV2Keys keys, LocalDate billDate, String nonce) {
-        String type = keys.signTypes().contains(WechatV2Signature.HMAC_SHA256)
-                ? WechatV2Signature.HMAC_SHA256
-                : WechatV2Signature.MD5;
+        String type = keys.requestSignType();
         var f = new LinkedHashMap<String, String>();
         f.put("appid", keys.appIds().iterator().next());
         f.put("mch_id", keys.mchId());

@@ -43,6 +43,13 @@ public record WechatV2Keys(
     /** WeChat Pay's documented API root; a channel's {@code api-base-url} replaces it. */
     static final String DEFAULT_API_BASE_URL = "https://api.mch.weixin.qq.com";
 
+    /** The sign type of the requests this channel sends (queries, bills): HMAC-SHA256 where allowed, else MD5. */
+    String requestSignType() {
+        return signTypes.contains(WechatV2Signature.HMAC_SHA256)
+                ? WechatV2Signature.HMAC_SHA256
+                : WechatV2Signature.MD5;
+    }
+
     @Override
     public Set<String> notificationIdentities() {
         var ids = new LinkedHashSet<String>();

@@ -86,9 +86,7 @@ public class WechatV2Query implements OrderQuery {
      * "Account modes").
      */
     static Map<String, String> requestFields(WechatV2Keys keys, QueryTarget order, String nonce) {
-        String type = keys.signTypes().contains(WechatV2Signature.HMAC_SHA256)
-                ? WechatV2Signature.HMAC_SHA256
-                : WechatV2Signature.MD5;
+        String type = keys.requestSignType();
         var f = new LinkedHashMap<String, String>();
         f.put("appid", keys.appIds().iterator().next());
         f.put("mch_id", keys.mchId());
