@@ -17,7 +17,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -40,7 +39,6 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.regex.Matcher;
@@ -83,17 +81,12 @@ class PaddedReplaysIT {
     static final int SENDERS = 4;
     static final int READERS = 4;
 
-    final SecureRandom random = new SecureRandom();
     // every secret is made for this run: none is committed
     final String apiKey = HexFormat.of().formatHex(bytes(16)); // 32 characters
     final String clientSecret = Base64.getEncoder().encodeToString(bytes(32));
     final String adminToken = HexFormat.of().formatHex(bytes(24));
-    final String run = System.currentTimeMillis() + "_"
-            + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 20));
-    final HttpClient http = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
+    final String run = PackagedApp.runId();
+    final HttpClient http = PackagedApp.httpClient(Duration.ofSeconds(5));
     final ObjectMapper json = new ObjectMapper();
 
     String database;
@@ -103,9 +96,7 @@ class PaddedReplaysIT {
     int port;
 
     byte[] bytes(int n) {
-        byte[] b = new byte[n];
-        random.nextBytes(b);
-        return b;
+        return PackagedApp.randomBytes(n);
     }
 
     @BeforeEach

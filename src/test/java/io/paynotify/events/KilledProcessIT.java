@@ -24,7 +24,6 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -43,7 +42,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
@@ -78,27 +76,20 @@ class KilledProcessIT {
     static final String MCH = "10000900";
     static final String CLIENT = "kill-shop";
 
-    final SecureRandom random = new SecureRandom();
     // every secret is made for this run: none is committed
     final String apiKey = HexFormat.of().formatHex(bytes(16)); // 32 characters
     final String clientSecret = Base64.getEncoder().encodeToString(bytes(32));
     final String webhookSecret = "whsec_" + Base64.getEncoder().encodeToString(bytes(32));
     final String adminToken = HexFormat.of().formatHex(bytes(24));
-    final String run = System.currentTimeMillis() + "_"
-            + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 20));
-    final HttpClient http = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
+    final String run = PackagedApp.runId();
+    final HttpClient http = PackagedApp.httpClient(Duration.ofSeconds(5));
     final List<Instance> instances = new ArrayList<>();
 
     String database;
     Receiver receiver;
 
     byte[] bytes(int n) {
-        byte[] b = new byte[n];
-        random.nextBytes(b);
-        return b;
+        return PackagedApp.randomBytes(n);
     }
 
     @BeforeEach

@@ -15,7 +15,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
@@ -36,7 +35,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterEach;
@@ -75,27 +73,20 @@ class TwoInstancesCrossTenantIT {
     static final String PLATFORM = "platform";
     static final String ONLY_A = "tenant-a";
 
-    final SecureRandom random = new SecureRandom();
     final String apiV3Key = HexFormat.of().formatHex(bytes(16)); // 32 characters
     final String apiKey = HexFormat.of().formatHex(bytes(16));
     final String platformSecret = Base64.getEncoder().encodeToString(bytes(32));
     final String tenantSecret = Base64.getEncoder().encodeToString(bytes(32));
     final String webhookSecret = "whsec_" + Base64.getEncoder().encodeToString(bytes(32));
     final String adminToken = HexFormat.of().formatHex(bytes(24));
-    final String run = System.currentTimeMillis() + "_"
-            + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 20));
-    final HttpClient http = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
+    final String run = PackagedApp.runId();
+    final HttpClient http = PackagedApp.httpClient(Duration.ofSeconds(5));
     final List<Process> processes = new ArrayList<>();
 
     String database;
 
     byte[] bytes(int n) {
-        byte[] b = new byte[n];
-        random.nextBytes(b);
-        return b;
+        return PackagedApp.randomBytes(n);
     }
 
     @BeforeEach

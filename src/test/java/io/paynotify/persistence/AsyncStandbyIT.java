@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -65,8 +64,7 @@ class AsyncStandbyIT {
         }
         int port = PackagedApp.freePort();
         int management = PackagedApp.freePort();
-        Path log = LOGS.resolve(System.currentTimeMillis() + "_"
-                + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 20)) + "-async-instance.log");
+        Path log = LOGS.resolve(PackagedApp.runId() + "-async-instance.log");
         service = PackagedApp.start(config(pair.bothHostsUrl("paynotify"), port, management), List.of(), log);
         PackagedApp.awaitReady(service, management, Duration.ofSeconds(90), log);
         assertEquals("1.0", gauge(management), "the metric says what the warning says");

@@ -102,12 +102,8 @@ class FailoverIT {
                     .encodeToString("the failover test's webhook secret!!".getBytes(StandardCharsets.UTF_8));
     static final Pattern OUT_TRADE_NO = Pattern.compile("<out_trade_no>(?:<!\\[CDATA\\[)?([^<\\]]+)");
 
-    final String run = System.currentTimeMillis() + "_"
-            + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 20));
-    final HttpClient http = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(2))
-            .build();
+    final String run = PackagedApp.runId();
+    final HttpClient http = PackagedApp.httpClient(Duration.ofSeconds(2));
     PostgresPair pair;
     Process service;
     HookReceiver hooks;

@@ -13,7 +13,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -28,7 +27,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -50,23 +48,16 @@ class PgBouncerIT {
     static final int ORDERS = 30;
     static final int COPIES = 8;
 
-    final SecureRandom random = new SecureRandom();
     final String apiKey = HexFormat.of().formatHex(bytes(16));
     final String adminToken = HexFormat.of().formatHex(bytes(24));
-    final String run = System.currentTimeMillis() + "_"
-            + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 20));
-    final HttpClient http = HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .build();
+    final String run = PackagedApp.runId();
+    final HttpClient http = PackagedApp.httpClient(Duration.ofSeconds(5));
     final List<Process> processes = new ArrayList<>();
     String database;
     PgBouncer bouncer;
 
     byte[] bytes(int n) {
-        byte[] b = new byte[n];
-        random.nextBytes(b);
-        return b;
+        return PackagedApp.randomBytes(n);
     }
 
     @AfterEach

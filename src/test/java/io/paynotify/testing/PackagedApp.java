@@ -12,6 +12,7 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -130,6 +131,29 @@ public final class PackagedApp {
                         .POST(HttpRequest.BodyPublishers.ofByteArray(body))
                         .build(),
                 HttpResponse.BodyHandlers.ofString());
+    }
+
+    private static final SecureRandom RANDOM = new SecureRandom();
+
+    /** Random bytes for a run's secrets (client secrets, webhook secrets, admin tokens). */
+    public static byte[] randomBytes(int n) {
+        byte[] b = new byte[n];
+        RANDOM.nextBytes(b);
+        return b;
+    }
+
+    /** A name for this run's logs and order numbers: the time and a random suffix. */
+    public static String runId() {
+        return System.currentTimeMillis() + "_"
+                + Integer.toHexString(ThreadLocalRandom.current().nextInt(1 << 20));
+    }
+
+    /** The HTTP/1.1 client the packaged-process tests talk to a service with. */
+    public static HttpClient httpClient(Duration connectTimeout) {
+        return HttpClient.newBuilder()
+                .version(HttpClient.Version.HTTP_1_1)
+                .connectTimeout(connectTimeout)
+                .build();
     }
 
     /** A free port on the loopback interface. */
