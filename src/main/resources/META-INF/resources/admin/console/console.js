@@ -164,6 +164,16 @@
     this.message = 'token refused';
   }
 
+  /** The path with each set parameter appended (the path already has a query). */
+  function withParams(path, params) {
+    Object.keys(params).forEach(function (k) {
+      if (params[k]) {
+        path += '&' + k + '=' + encodeURIComponent(params[k]);
+      }
+    });
+    return path;
+  }
+
   /** Calls the admin API (with an optional body); resolves with the JSON answer (null when there is none). */
   function api(method, path, body, contentType) {
     var t = token();
@@ -400,13 +410,7 @@
 
     function load(after) {
       more.disabled = true;
-      var path = '/admin/orders?attention=true&limit=' + PAGE;
-      if (channel) {
-        path += '&channel=' + encodeURIComponent(channel);
-      }
-      if (after) {
-        path += '&after=' + encodeURIComponent(after);
-      }
+      var path = withParams('/admin/orders?attention=true&limit=' + PAGE, { channel: channel, after: after });
       api('GET', path).then(function (page) {
         if (!current(gen)) {
           return;
@@ -1199,16 +1203,7 @@
 
     function load(after) {
       more.disabled = true;
-      var path = '/admin/statements?limit=' + PAGE;
-      if (channel) {
-        path += '&channel=' + encodeURIComponent(channel);
-      }
-      if (status) {
-        path += '&status=' + encodeURIComponent(status);
-      }
-      if (after) {
-        path += '&after=' + encodeURIComponent(after);
-      }
+      var path = withParams('/admin/statements?limit=' + PAGE, { channel: channel, status: status, after: after });
       api('GET', path).then(function (page) {
         if (!current(gen)) {
           return;
