@@ -28,7 +28,8 @@ import java.util.Map;
  * </ul>
  *
  * The cumulative statistics of PG 15 reach shared memory when a backend flushes them: at the latest 10 s after it
- * goes idle ({@code PGSTAT_IDLE_INTERVAL}), so the second snapshot waits {@link #FLUSH_WAIT_MS} first
+ * goes idle ({@code PGSTAT_IDLE_INTERVAL}), so each snapshot waits {@link #FLUSH_WAIT_MS} first (the first one for
+ * the previous step's, which would otherwise land in the window)
  * ({@code pg_stat_statements} and the WAL position are immediate). Everything is divided by the step's
  * notifications (first deliveries and duplicates, as sent). The driver's own few statements in the window (this
  * class's snapshots, the webhook run's polls) show in the statement list under their own text.
@@ -54,7 +55,9 @@ final class Attribution {
     record Snapshot(Map<String, Stmt> statements, boolean statementsAvailable, long commits, long rollbacks, String lsn,
             Map<String, Table> tables) {}
 
-    void before() throws SQLException {
+    /** The first snapshot, once the previous step's statistics have been flushed too (see the class comment). */
+    void before() throws SQLException, InterruptedException {
+        Thread.sleep(FLUSH_WAIT_MS);
         before = snapshot();
     }
 

@@ -29,6 +29,7 @@ final class Goals {
     static final double GOAL_FLOOR_SHARE = 0.9;
     /** pgbench's CPU per transaction before and after differing by more than this: the host's speed changed. */
     static final double HOST_SPEED_TOLERANCE = 0.20;
+    static final String NO_HOOKS = "not measured (`WEBHOOKS=0`)";
 
     private Goals() {}
 
@@ -77,7 +78,7 @@ final class Goals {
                         GOAL_CEILING_FACTOR * ceiling), ok, hosts, "ceiling-before", "max", "ceiling-after");
 
         double hmax = d(hooks, "max");
-        row(t, goals, "max sustained rate, webhook subscribed",
+        row(t, goals, "max sustained rate, webhook subscribed", hooks.isEmpty() ? NO_HOOKS :
                 String.format(Locale.ROOT, "**%,.0f/s** = **%.2f** x the rate without", hmax, hmax / max),
                 String.format(Locale.ROOT, ">= %.2f x without", GOAL_WEBHOOK_RATE_SHARE),
                 hmax >= GOAL_WEBHOOK_RATE_SHARE * max, hosts, "max", "hooks-max");
@@ -89,7 +90,7 @@ final class Goals {
         double pWith = d(hooks, "same.cpu.postgres");
         double factor = (sWith + pWith) / (sWithout + pWithout);
         row(t, goals, String.format(Locale.ROOT, "CPU per notification at the same load (%,.0f/s), without / with"
-                        + " webhook", d(one, "at.50.rate")),
+                        + " webhook", d(one, "at.50.rate")), hooks.isEmpty() ? NO_HOOKS :
                 String.format(Locale.ROOT, "service (without JIT) %.0f / %.0f us (x %.2f), PostgreSQL %.0f / %.0f us"
                                 + " (x %.2f); together %.0f / %.0f us: **x %.2f**",
                         sWithout, sWith, sWith / sWithout, pWithout, pWith, pWith / pWithout, sWithout + pWithout,
@@ -110,7 +111,7 @@ final class Goals {
                 "max");
 
         double perEvent = d(hooks, "same.delivery-per-event");
-        row(t, goals, "delivery threads per delivered event",
+        row(t, goals, "delivery threads per delivered event", hooks.isEmpty() ? NO_HOOKS :
                 String.format(Locale.ROOT, "**%.0f us** (%,d events at the same load)", perEvent,
                         (long) d(hooks, "same.events")),
                 String.format(Locale.ROOT, "<= %.0f us", GOAL_DELIVERY_US), perEvent <= GOAL_DELIVERY_US, hosts,
@@ -126,7 +127,7 @@ final class Goals {
 
         double lag = d(hooks, "lag.p99");
         long missing = (long) d(hooks, "lag.missing");
-        row(t, goals, "webhook lag p99 at 50 %",
+        row(t, goals, "webhook lag p99 at 50 %", hooks.isEmpty() ? NO_HOOKS :
                 String.format(Locale.ROOT, "**%.1f ms** from `events.created_at` (p50 %.1f ms; from the ack p99 %.1f"
                                 + " ms); %,d of %,d delivered", lag, d(hooks, "lag.p50"), d(hooks, "lag.ack.p99"),
                         (long) d(hooks, "lag.delivered"), (long) d(hooks, "lag.expected")),
@@ -197,8 +198,10 @@ final class Goals {
     private static void row(StringBuilder t, List<Boolean> goals, String figure, String value, String goal, boolean ok,
             Map<String, StepHost> hosts, String... steps) {
         goals.add(ok);
+        String verdict = verdict(hosts, steps);
         t.append("| ").append(figure).append(" | ").append(value).append(" | ").append(goal).append(" | ")
-                .append(LoadDriver.Report.met(ok)).append(" | ").append(verdict(hosts, steps)).append(" |\n");
+                .append(LoadDriver.Report.met(ok)).append(verdict.startsWith("**disturbed") ? " (not judged)" : "")
+                .append(" | ").append(verdict).append(" |\n");
     }
 
     private static String verdict(Map<String, StepHost> hosts, String... steps) {
