@@ -2,9 +2,12 @@ package io.paynotify.bench;
 
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Properties;
 
 /**
  * A development aid, not the benchmark: the same contenders as {@link VerifyBenchmark}, measured in operations
@@ -12,7 +15,9 @@ import java.util.Map;
  * throughput swings with the neighbours; CPU time per operation barely does, so before/after comparisons of an
  * optimisation stay readable. The published figures come from {@link VerifyReport} (JMH) on a quiet machine.
  *
- * <p>Arguments: seconds of CPU per contender (default 3, after as much warm-up), then a regex of contender names.
+ * <p>Arguments: seconds of CPU per contender (default 3, after as much warm-up), then a regex of contender names,
+ * the number of rounds (default 1; the contenders interleaved, the table shows the last) and a file for the figures
+ * ({@code NAME.ROUND=ops per CPU second}, read by {@link Goals}).
  */
 public final class CpuCheck {
 
@@ -53,14 +58,32 @@ public final class CpuCheck {
         ThreadMXBean mx = ManagementFactory.getThreadMXBean();
         Map<String, double[]> score = new LinkedHashMap<>();
         String filter = args.length > 1 ? args[1] : ".*";
+        int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 1;
+        var figures = new Properties();
         for (var e : ops.entrySet()) {
-            if (!e.getKey().matches(filter)) {
-                continue;
+            if (e.getKey().matches(filter)) {
+                measure(mx, e.getValue(), seconds); // warm-up
             }
-            measure(mx, e.getValue(), seconds); // warm-up
-            double perSecond = measure(mx, e.getValue(), seconds);
-            score.put(e.getKey(), new double[] {perSecond, Double.NaN});
-            System.out.printf(Locale.ROOT, "%-26s %,12.0f ops per CPU second%n", e.getKey(), perSecond);
+        }
+        // the contenders interleaved round by round, so that a neighbour's burst weighs on all of them alike
+        for (int r = 1; r <= rounds; r++) {
+            for (var e : ops.entrySet()) {
+                if (!e.getKey().matches(filter)) {
+                    continue;
+                }
+                double perSecond = measure(mx, e.getValue(), seconds);
+                score.put(e.getKey(), new double[] {perSecond, Double.NaN});
+                figures.setProperty(e.getKey() + "." + r, Double.toString(perSecond));
+                System.out.printf(Locale.ROOT, "%-26s %,12.0f ops per CPU second%s%n", e.getKey(), perSecond,
+                        rounds > 1 ? " (round " + r + ")" : "");
+            }
+        }
+        figures.setProperty("rounds", Integer.toString(rounds));
+        figures.setProperty("seconds", Double.toString(seconds));
+        if (args.length > 3) {
+            try (var w = Files.newBufferedWriter(Path.of(args[3]))) {
+                figures.store(w, "CpuCheck: ops per CPU second, NAME.ROUND");
+            }
         }
         System.out.println();
         System.out.println(VerifyReport.table(score, v3.adapter != null ? null
