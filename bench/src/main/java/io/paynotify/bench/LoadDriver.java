@@ -168,6 +168,7 @@ public final class LoadDriver {
                 int eq = args[i].indexOf('=');
                 opt.put(args[i].substring(0, eq), args[i].substring(eq + 1));
             }
+            pgCluster = opt.get("pg-cluster");
             pgSample(opt.get("db"), Path.of(opt.get("out")), Path.of(opt.get("ready")));
             return;
         }
@@ -270,6 +271,7 @@ public final class LoadDriver {
 
     LoadDriver(Map<String, String> opt) throws Exception {
         this.opt = opt;
+        pgCluster = opt.get("pg-cluster");
         for (String u : opt.getOrDefault("url", "http://127.0.0.1:8080").split(",")) {
             URI target = URI.create(u.strip());
             if (!target.getHost().startsWith("127.")) {
@@ -1522,8 +1524,7 @@ public final class LoadDriver {
                     }
                     if (cmd.contains(" " + dbName + " ")) {
                         postgres += ticks(d);
-                    } else if (cmd.contains(" walwriter ") || cmd.contains(" checkpointer ")
-                            || cmd.contains(" background writer ")) {
+                    } else if (sharedProcess(cmd)) {
                         pgShared += ticks(d);
                     }
                 } catch (IOException gone) {
@@ -1604,6 +1605,19 @@ public final class LoadDriver {
         }
     }
 
+    /**
+     * The cluster whose shared processes count as the run's ({@code pg-cluster=}, its {@code cluster_name}: run.sh's
+     * {@code PG=private} cluster); null: every cluster's on this machine (the shared server's, other work's included).
+     */
+    static volatile String pgCluster;
+
+    /** A PostgreSQL shared process (WAL writer, checkpointer, background writer) of {@link #pgCluster}, or of any. */
+    static boolean sharedProcess(String cmd) {
+        String cluster = pgCluster;
+        return (cluster == null || cmd.startsWith("postgres: " + cluster + ": "))
+                && (cmd.contains(" walwriter ") || cmd.contains(" checkpointer ") || cmd.contains(" background writer "));
+    }
+
     /** utime + stime in microseconds of PostgreSQL's shared processes (WAL writer, checkpointer, background writer). */
     static double pgSharedTicks() {
         double sum = 0;
@@ -1615,8 +1629,7 @@ public final class LoadDriver {
                 try {
                     String cmd = new String(Files.readAllBytes(d.resolve("cmdline")), StandardCharsets.ISO_8859_1)
                             .replace('\0', ' ') + " ";
-                    if (cmd.startsWith("postgres: ") && (cmd.contains(" walwriter ") || cmd.contains(" checkpointer ")
-                            || cmd.contains(" background writer "))) {
+                    if (cmd.startsWith("postgres: ") && sharedProcess(cmd)) {
                         sum += ticks(d);
                     }
                 } catch (IOException gone) {
