@@ -425,6 +425,8 @@ public final class LoadDriver {
         for (int i = 0; i < each.length; i++) {
             // per notification that instance served: round-robin gives each 1/k of the step's requests
             f.setProperty(prefix + "cpu.instance." + (i + 1), Double.toString(each[i] * each.length));
+            f.setProperty(prefix + "cpu.instance." + (i + 1) + ".jit",
+                    Double.toString(s.cpu().jits()[i] * each.length));
         }
         if (s.host() != null) {
             f.setProperty(prefix + "host.steal", Double.toString(s.host().steal()));
@@ -1405,22 +1407,26 @@ public final class LoadDriver {
      * and so cannot be attributed to this run on a shared server.
      */
     record Cpu(double service, double postgres, double driver, double jit, double delivery, double pgShared,
-            double[] services) {
+            double[] services, double[] jits) {
         Cpu minus(Cpu o) {
             double[] each = new double[services.length];
+            double[] eachJit = new double[jits.length];
             for (int i = 0; i < each.length; i++) {
                 each[i] = services[i] - (i < o.services.length ? o.services[i] : 0);
+                eachJit[i] = jits[i] - (i < o.jits.length ? o.jits[i] : 0);
             }
             return new Cpu(service - o.service, postgres - o.postgres, driver - o.driver, jit - o.jit,
-                    delivery - o.delivery, pgShared - o.pgShared, each);
+                    delivery - o.delivery, pgShared - o.pgShared, each, eachJit);
         }
 
         Cpu per(long n) {
             double[] each = new double[services.length];
+            double[] eachJit = new double[jits.length];
             for (int i = 0; i < each.length; i++) {
                 each[i] = services[i] / n;
+                eachJit[i] = jits[i] / n;
             }
-            return new Cpu(service / n, postgres / n, driver / n, jit / n, delivery / n, pgShared / n, each);
+            return new Cpu(service / n, postgres / n, driver / n, jit / n, delivery / n, pgShared / n, each, eachJit);
         }
 
         /** The service's CPU without its JIT compiler threads. */
@@ -1538,14 +1544,18 @@ public final class LoadDriver {
                 .getOperatingSystemMXBean();
         double jit = 0;
         double delivery = 0;
-        for (String pid : servicePids()) {
+        double[] jits = new double[services.length];
+        for (int i = 0; i < jits.length; i++) {
+            String pid = pids.get(i);
             try (var tasks = Files.list(Path.of("/proc", pid, "task"))) {
                 for (Path t : (Iterable<Path>) tasks::iterator) {
                     try {
                         // the kernel keeps 15 characters of a thread's name
                         String comm = Files.readString(t.resolve("comm")).strip();
                         if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
-                            jit += ticks(t);
+                            double us = ticks(t);
+                            jit += us;
+                            jits[i] += us;
                         } else if (comm.startsWith("paynotify-webho") || comm.startsWith("HttpClient-")) {
                             delivery += ticks(t);
                         }
@@ -1558,7 +1568,7 @@ public final class LoadDriver {
                 delivery = Double.NaN;
             }
         }
-        return new Cpu(service, postgres, os.getProcessCpuTime() / 1000.0, jit, delivery, pgShared, services);
+        return new Cpu(service, postgres, os.getProcessCpuTime() / 1000.0, jit, delivery, pgShared, services, jits);
     }
 
     /**
@@ -1884,7 +1894,8 @@ public final class LoadDriver {
                         l(two, "max.lost"), two.getProperty("max.load", "?"), max2 / max, max2 / ceiling));
                 var each = new ArrayList<String>();
                 for (int i = 1; two.containsKey("max.cpu.instance." + i); i++) {
-                    each.add(String.format(Locale.ROOT, "instance %d %.0f us", i, d(two, "max.cpu.instance." + i)));
+                    each.add(String.format(Locale.ROOT, "instance %d %.0f us (JIT %.0f)", i,
+                            d(two, "max.cpu.instance." + i), d(two, "max.cpu.instance." + i + ".jit")));
                 }
                 t.append(String.format(Locale.ROOT,
                         "| CPU per notification at that rate, two instances | services %.0f us (JIT %.0f; per"
