@@ -199,6 +199,9 @@ if [ "$ATTRIBUTE" = 1 ]; then
   fi
 fi
 ATTRIBUTE_OPTS=(attribute="$ATTRIBUTE" attribution-out="$RUN/attribution.md")
+# on a private cluster only its own shared processes (WAL writer, checkpointer, background writer) are the run's
+CLUSTER_OPTS=()
+[ "$PG" = private ] && CLUSTER_OPTS=(pg-cluster=paynotify-bench)
 java -cp "$CP" io.paynotify.bench.LoadDriver config "$RUN" "$WEBHOOK_PORT"
 
 POOL=${POOL:-$(sed -n 's/^quarkus\.datasource\.jdbc\.max-size=\([0-9]*\).*/\1/p' "$ROOT/src/main/resources/application.properties" | head -1)}
@@ -277,7 +280,7 @@ ceiling() {
   # the CPU of the database's backends while pgbench runs (they end with it: a sampler keeps their last readings)
   rm -f "$RUN/pgcpu-$label.ready" "$RUN/pgcpu-$label.properties"
   java -cp "$CP" io.paynotify.bench.LoadDriver pgsample db="$DB" out="$RUN/pgcpu-$label.properties" \
-    ready="$RUN/pgcpu-$label.ready" &
+    ready="$RUN/pgcpu-$label.ready" "${CLUSTER_OPTS[@]}" &
   SAMPLER_PID=$!
   for _ in $(seq 1 200); do [ -f "$RUN/pgcpu-$label.ready" ] && break; sleep 0.1; done
   # (pgbench's -d is --debug, not the database: the database is the last, positional argument); bash's time gives
@@ -344,7 +347,7 @@ set +e
 java -Xms1g -Xmx2g -cp "$CP" io.paynotify.bench.LoadDriver run \
   url="http://127.0.0.1:$PORT" jdbc="$JDBC" keys="$RUN/driver.keys" dup="$DUP" step-seconds="$STEP_SECONDS" \
   latency-steps="$LATENCY_STEPS" service-pid="$PID1" figures="$RUN/single.properties" \
-  baseline-out="$RUN/baseline.properties" "${ATTRIBUTE_OPTS[@]}" | tee "$RUN/load.log"
+  baseline-out="$RUN/baseline.properties" "${ATTRIBUTE_OPTS[@]}" "${CLUSTER_OPTS[@]}" | tee "$RUN/load.log"
 status=${PIPESTATUS[0]}
 set -e
 
@@ -369,7 +372,7 @@ if [ "$TWO_INSTANCES" != 0 ]; then
   java -Xms1g -Xmx2g -cp "$CP" io.paynotify.bench.LoadDriver run \
     url="http://127.0.0.1:$PORT,http://127.0.0.1:$PORT2" jdbc="$JDBC" keys="$RUN/driver.keys" dup="$DUP" \
     step-seconds="$STEP_SECONDS" latency-steps= start-rate="$((HALF * 2))" warm-rate="$HALF" \
-    service-pid="$PID1,$PID2" figures="$RUN/dual.properties" | tee "$RUN/load-two.log"
+    service-pid="$PID1,$PID2" figures="$RUN/dual.properties" "${CLUSTER_OPTS[@]}" | tee "$RUN/load-two.log"
   two_status=${PIPESTATUS[0]}
   set -e
   [ "$status" -ne 0 ] || status=$two_status
@@ -397,7 +400,7 @@ if [ "$WEBHOOKS" != 0 ]; then
   java -Xms1g -Xmx2g -cp "$CP" io.paynotify.bench.LoadDriver webhooks \
     url="http://127.0.0.1:$PORT" jdbc="$JDBC" keys="$RUN/driver.keys" dup="$DUP" step-seconds="$STEP_SECONDS" \
     service-pid="${SERVICE_PIDS[0]}" webhook-port="$WEBHOOK_PORT" baseline="$RUN/baseline.properties" \
-    out="$RUN/webhooks.md" figures="$RUN/hooks.properties" "${ATTRIBUTE_OPTS[@]}" | tee "$RUN/webhooks.log"
+    out="$RUN/webhooks.md" figures="$RUN/hooks.properties" "${ATTRIBUTE_OPTS[@]}" "${CLUSTER_OPTS[@]}" | tee "$RUN/webhooks.log"
   hooks_status=${PIPESTATUS[0]}
   set -e
   [ "$status" -ne 0 ] || status=$hooks_status

@@ -168,6 +168,7 @@ public final class LoadDriver {
                 int eq = args[i].indexOf('=');
                 opt.put(args[i].substring(0, eq), args[i].substring(eq + 1));
             }
+            pgCluster = opt.get("pg-cluster");
             pgSample(opt.get("db"), Path.of(opt.get("out")), Path.of(opt.get("ready")));
             return;
         }
@@ -270,6 +271,7 @@ public final class LoadDriver {
 
     LoadDriver(Map<String, String> opt) throws Exception {
         this.opt = opt;
+        pgCluster = opt.get("pg-cluster");
         for (String u : opt.getOrDefault("url", "http://127.0.0.1:8080").split(",")) {
             URI target = URI.create(u.strip());
             if (!target.getHost().startsWith("127.")) {
@@ -423,6 +425,8 @@ public final class LoadDriver {
         for (int i = 0; i < each.length; i++) {
             // per notification that instance served: round-robin gives each 1/k of the step's requests
             f.setProperty(prefix + "cpu.instance." + (i + 1), Double.toString(each[i] * each.length));
+            f.setProperty(prefix + "cpu.instance." + (i + 1) + ".jit",
+                    Double.toString(s.cpu().jits()[i] * each.length));
         }
         if (s.host() != null) {
             f.setProperty(prefix + "host.steal", Double.toString(s.host().steal()));
@@ -1403,22 +1407,26 @@ public final class LoadDriver {
      * and so cannot be attributed to this run on a shared server.
      */
     record Cpu(double service, double postgres, double driver, double jit, double delivery, double pgShared,
-            double[] services) {
+            double[] services, double[] jits) {
         Cpu minus(Cpu o) {
             double[] each = new double[services.length];
+            double[] eachJit = new double[jits.length];
             for (int i = 0; i < each.length; i++) {
                 each[i] = services[i] - (i < o.services.length ? o.services[i] : 0);
+                eachJit[i] = jits[i] - (i < o.jits.length ? o.jits[i] : 0);
             }
             return new Cpu(service - o.service, postgres - o.postgres, driver - o.driver, jit - o.jit,
-                    delivery - o.delivery, pgShared - o.pgShared, each);
+                    delivery - o.delivery, pgShared - o.pgShared, each, eachJit);
         }
 
         Cpu per(long n) {
             double[] each = new double[services.length];
+            double[] eachJit = new double[jits.length];
             for (int i = 0; i < each.length; i++) {
                 each[i] = services[i] / n;
+                eachJit[i] = jits[i] / n;
             }
-            return new Cpu(service / n, postgres / n, driver / n, jit / n, delivery / n, pgShared / n, each);
+            return new Cpu(service / n, postgres / n, driver / n, jit / n, delivery / n, pgShared / n, each, eachJit);
         }
 
         /** The service's CPU without its JIT compiler threads. */
@@ -1522,8 +1530,7 @@ public final class LoadDriver {
                     }
                     if (cmd.contains(" " + dbName + " ")) {
                         postgres += ticks(d);
-                    } else if (cmd.contains(" walwriter ") || cmd.contains(" checkpointer ")
-                            || cmd.contains(" background writer ")) {
+                    } else if (sharedProcess(cmd)) {
                         pgShared += ticks(d);
                     }
                 } catch (IOException gone) {
@@ -1537,14 +1544,18 @@ public final class LoadDriver {
                 .getOperatingSystemMXBean();
         double jit = 0;
         double delivery = 0;
-        for (String pid : servicePids()) {
+        double[] jits = new double[services.length];
+        for (int i = 0; i < jits.length; i++) {
+            String pid = pids.get(i);
             try (var tasks = Files.list(Path.of("/proc", pid, "task"))) {
                 for (Path t : (Iterable<Path>) tasks::iterator) {
                     try {
                         // the kernel keeps 15 characters of a thread's name
                         String comm = Files.readString(t.resolve("comm")).strip();
                         if (comm.startsWith("C1 CompilerThre") || comm.startsWith("C2 CompilerThre")) {
-                            jit += ticks(t);
+                            double us = ticks(t);
+                            jit += us;
+                            jits[i] += us;
                         } else if (comm.startsWith("paynotify-webho") || comm.startsWith("HttpClient-")) {
                             delivery += ticks(t);
                         }
@@ -1557,7 +1568,7 @@ public final class LoadDriver {
                 delivery = Double.NaN;
             }
         }
-        return new Cpu(service, postgres, os.getProcessCpuTime() / 1000.0, jit, delivery, pgShared, services);
+        return new Cpu(service, postgres, os.getProcessCpuTime() / 1000.0, jit, delivery, pgShared, services, jits);
     }
 
     /**
@@ -1604,6 +1615,19 @@ public final class LoadDriver {
         }
     }
 
+    /**
+     * The cluster whose shared processes count as the run's ({@code pg-cluster=}, its {@code cluster_name}: run.sh's
+     * {@code PG=private} cluster); null: every cluster's on this machine (the shared server's, other work's included).
+     */
+    static volatile String pgCluster;
+
+    /** A PostgreSQL shared process (WAL writer, checkpointer, background writer) of {@link #pgCluster}, or of any. */
+    static boolean sharedProcess(String cmd) {
+        String cluster = pgCluster;
+        return (cluster == null || cmd.startsWith("postgres: " + cluster + ": "))
+                && (cmd.contains(" walwriter ") || cmd.contains(" checkpointer ") || cmd.contains(" background writer "));
+    }
+
     /** utime + stime in microseconds of PostgreSQL's shared processes (WAL writer, checkpointer, background writer). */
     static double pgSharedTicks() {
         double sum = 0;
@@ -1615,8 +1639,7 @@ public final class LoadDriver {
                 try {
                     String cmd = new String(Files.readAllBytes(d.resolve("cmdline")), StandardCharsets.ISO_8859_1)
                             .replace('\0', ' ') + " ";
-                    if (cmd.startsWith("postgres: ") && (cmd.contains(" walwriter ") || cmd.contains(" checkpointer ")
-                            || cmd.contains(" background writer "))) {
+                    if (cmd.startsWith("postgres: ") && sharedProcess(cmd)) {
                         sum += ticks(d);
                     }
                 } catch (IOException gone) {
@@ -1871,7 +1894,8 @@ public final class LoadDriver {
                         l(two, "max.lost"), two.getProperty("max.load", "?"), max2 / max, max2 / ceiling));
                 var each = new ArrayList<String>();
                 for (int i = 1; two.containsKey("max.cpu.instance." + i); i++) {
-                    each.add(String.format(Locale.ROOT, "instance %d %.0f us", i, d(two, "max.cpu.instance." + i)));
+                    each.add(String.format(Locale.ROOT, "instance %d %.0f us (JIT %.0f)", i,
+                            d(two, "max.cpu.instance." + i), d(two, "max.cpu.instance." + i + ".jit")));
                 }
                 t.append(String.format(Locale.ROOT,
                         "| CPU per notification at that rate, two instances | services %.0f us (JIT %.0f; per"
