@@ -77,8 +77,9 @@ public final class Notifications {
             + " kept AS (SELECT m.* FROM (SELECT m.*, row_number() OVER (PARTITION BY m.channel, m.out_trade_no"
             + " ORDER BY m.pos) AS nth FROM m) m JOIN recorded r ON r.channel = m.channel"
             + " AND r.out_trade_no = m.out_trade_no WHERE r.n + m.nth <= " + MAX_RECORDED_PER_ORDER + "),"
-            // volatile output expressions are evaluated after the sort: ids in arrival order
-            + " numbered AS MATERIALIZED (SELECT nextval(pg_get_serial_sequence('notifications', 'id')::regclass) AS id, kept.*"
+            // volatile output expressions are evaluated after the sort: ids in arrival order (the sequence looked up
+            // once)
+            + " numbered AS MATERIALIZED (SELECT nextval((SELECT pg_get_serial_sequence('notifications', 'id')::regclass)) AS id, kept.*"
             + " FROM kept ORDER BY kept.pos),"
             + " stored AS (SELECT p.channel, p.out_trade_no, p.sha, p.day_start, (SELECT x.id FROM notifications x"
             + " WHERE x.channel = p.channel AND x.out_trade_no = p.out_trade_no AND x.raw_body_sha256 = p.sha"
