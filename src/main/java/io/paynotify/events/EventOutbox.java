@@ -61,6 +61,55 @@ public class EventOutbox {
      */
     public int afterDecision(Connection c, OrderRow order, Decision d, List<String> addedAttention)
             throws SQLException {
+        List<Events.NewEvent> events = events(c, order, d, addedAttention);
+        for (Events.NewEvent e : events) {
+            insert(c, e, order);
+        }
+        return events.size();
+    }
+
+    /** One notice's decision whose events a batch writes ({@link #afterDecisions}). */
+    public record Decided(OrderRow order, Decision d, List<String> addedAttention) {}
+
+    /**
+     * {@link #afterDecision} for a batch's decisions, in the caller's transaction: every event in one statement, in
+     * the decisions' order, then their delivery rows.
+     *
+     * @return how many events each decision wrote
+     */
+    public int[] afterDecisions(Connection c, List<Decided> decided) throws SQLException {
+        int[] written = new int[decided.size()];
+        var events = new ArrayList<Events.NewEvent>();
+        var orders = new ArrayList<OrderRow>();
+        boolean deliveries = false;
+        for (int i = 0; i < decided.size(); i++) {
+            Decided one = decided.get(i);
+            List<Events.NewEvent> these = events(c, one.order(), one.d(), one.addedAttention());
+            written[i] = these.size();
+            for (Events.NewEvent e : these) {
+                events.add(e);
+                orders.add(one.order());
+                deliveries |= !subscribers(one.order()).isEmpty();
+            }
+        }
+        if (events.isEmpty()) {
+            return written;
+        }
+        long[] rows = Events.insertAll(c, events, deliveries);
+        if (deliveries) {
+            for (int i = 0; i < rows.length; i++) {
+                deliver(c, rows[i], orders.get(i));
+            }
+        }
+        return written;
+    }
+
+    /**
+     * The events a decision causes, rendered: {@code order.paid}, {@code order.closed}, {@code order.refunded}, and
+     * one {@code order.attention} per reason added.
+     */
+    private List<Events.NewEvent> events(Connection c, OrderRow order, Decision d, List<String> addedAttention)
+            throws SQLException {
         var types = new ArrayList<EventType>();
         if (d.pays()) {
             types.add(EventType.ORDER_PAID);
@@ -75,22 +124,20 @@ public class EventOutbox {
             types.add(EventType.ORDER_REFUNDED);
         }
         if (types.isEmpty() && addedAttention.isEmpty()) {
-            return 0;
+            return List.of();
         }
         RefundRow refund = refunded
                 ? Refunds.find(
                         c, order.channel(), order.outTradeNo(), d.refund().outRefundNo())
                 : null;
-        int written = 0;
+        var out = new ArrayList<Events.NewEvent>(types.size() + addedAttention.size());
         for (EventType t : types) {
-            write(c, t, order, refund, null);
-            written++;
+            out.add(event(t, order, refund, null));
         }
         for (String reason : addedAttention) {
-            write(c, EventType.ORDER_ATTENTION, order, null, reason);
-            written++;
+            out.add(event(EventType.ORDER_ATTENTION, order, null, reason));
         }
-        return written;
+        return out;
     }
 
     /**
@@ -118,25 +165,47 @@ public class EventOutbox {
 
     private void write(Connection c, EventType type, OrderRow order, RefundRow refund, String reason)
             throws SQLException {
+        insert(c, event(type, order, refund, reason), order);
+    }
+
+    private Events.NewEvent event(EventType type, OrderRow order, RefundRow refund, String reason) {
         String id = newId();
         Instant now = clock.instant().truncatedTo(ChronoUnit.MILLIS);
         byte[] body = EventJson.render(id, type, now, order, refund, reason);
+        return new Events.NewEvent(
+                id, type.wireName(), order.channel(), order.outTradeNo(), order.id(), body, now, order.subMerchantId());
+    }
+
+    private void insert(Connection c, Events.NewEvent e, OrderRow order) throws SQLException {
         long row = Events.insert(
                 c,
-                id,
-                type.wireName(),
-                order.channel(),
-                order.outTradeNo(),
-                order.id(),
-                body,
-                now,
-                order.subMerchantId());
+                e.eventId(),
+                e.type(),
+                e.channel(),
+                e.outTradeNo(),
+                e.orderId(),
+                e.body(),
+                e.createdAt(),
+                e.subMerchantId());
+        deliver(c, row, order);
+    }
+
+    /** One delivery row per client with a webhook that sees this order's events. */
+    private void deliver(Connection c, long eventRow, OrderRow order) throws SQLException {
+        for (ClientCredentials client : subscribers(order)) {
+            Deliveries.insert(c, eventRow, client.id(), client.webhook().url().toString(), order.id());
+        }
+    }
+
+    /** The clients with a webhook that get this order's events (a client limited to some sub-merchants: theirs). */
+    private List<ClientCredentials> subscribers(OrderRow order) {
+        var out = new ArrayList<ClientCredentials>(1);
         for (ClientCredentials client : registry.clients().values()) {
-            // a client limited to some sub-merchants gets only their orders' events
             if (client.webhook() != null && client.mayUse(order.channel(), order.subMerchantId())) {
-                Deliveries.insert(c, row, client.id(), client.webhook().url().toString(), order.id());
+                out.add(client);
             }
         }
+        return out;
     }
 
     /**

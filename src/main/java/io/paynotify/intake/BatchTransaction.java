@@ -26,7 +26,9 @@ import java.util.Set;
  *   <li><b>A batch of several</b> locks every order of the batch in one statement, in id order, so that writers and
  *       replicas never deadlock on order rows, and reads the holders of the batch's transaction ids in one more;
  *       then each member, in arrival order, is written on its order as the members before left it. This first run
- *       has no savepoints (two round trips less per member). When a member fails, that transaction is rolled back
+ *       has no savepoints (two round trips less per member); when no member names a refund it decides every member
+ *       in memory and writes the batch with one statement per table ({@link NoticeWrite#writeAll}). When a member
+ *       fails, that transaction is rolled back
  *       whole and the batch runs again with a SAVEPOINT around each member: the failing one is rolled back alone
  *       and answered with its failure, and a conflict (a transaction id another order took meanwhile) decides that
  *       member again on a fresh read.
@@ -105,6 +107,9 @@ class BatchTransaction {
         Map<String, OrderRow> orders = Orders.lockAll(c, pairs.values());
         TransactionHolders holders =
                 TransactionHolders.read(c, members.stream().map(QueuedNotice::n).toList());
+        if (!isolated && members.stream().allMatch(m -> NoticeWrite.batchable(m.n()))) {
+            return together(c, members, orders, holders);
+        }
         var stale = new HashSet<String>();
         var out = new ArrayList<IntakeOutcome>(members.size());
         for (QueuedNotice m : members) {
@@ -122,6 +127,45 @@ class BatchTransaction {
             }
         }
         return out;
+    }
+
+    /**
+     * The run without savepoints of a batch whose members are all {@link NoticeWrite#batchable}: each decided in
+     * arrival order on its order as the members before left it, in memory, then all written with one statement per
+     * table ({@link NoticeWrite#writeAll}). Any failure throws {@link MemberFailed}: the savepoint run then finds
+     * the member.
+     */
+    private List<IntakeOutcome> together(
+            Connection c, List<QueuedNotice> members, Map<String, OrderRow> orders, TransactionHolders holders) {
+        var out = new ArrayList<IntakeOutcome>(members.size());
+        var planned = new ArrayList<NoticeWrite.Planned>(members.size());
+        try {
+            for (QueuedNotice m : members) {
+                if (m.expired(System.nanoTime())) {
+                    out.add(IntakeOutcome.refused(IntakeOutcome.Kind.EXPIRED));
+                    continue;
+                }
+                out.add(null);
+                var n = m.n();
+                NoticeWrite.Planned p =
+                        NoticeWrite.plan(n, m.source(), orders.get(m.key()), holders.elsewhere(n, m.key()));
+                orders.put(m.key(), p.after());
+                if (p.d().pays()) {
+                    holders.paid(n, m.key());
+                }
+                planned.add(p);
+            }
+            List<IntakeOutcome> written = planned.isEmpty() ? List.of() : write.writeAll(c, planned);
+            int w = 0;
+            for (int i = 0; i < out.size(); i++) {
+                if (out.get(i) == null) {
+                    out.set(i, written.get(w++));
+                }
+            }
+            return out;
+        } catch (SQLException | RuntimeException e) {
+            throw new MemberFailed();
+        }
     }
 
     /** One member inside its own savepoint, again after a conflict of its own. */

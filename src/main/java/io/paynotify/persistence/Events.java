@@ -21,6 +21,11 @@ public final class Events {
     private static final String COLUMNS = "id, event_id, type, channel, out_trade_no, order_id, body, created_at";
     private static final String INSERT = "INSERT INTO events (event_id, type, channel, out_trade_no, order_id, body,"
             + " created_at, sub_merchant_id) VALUES (?, ?, ?, ?, ?, ?, ?, ?) RETURNING id";
+    /** A batch's events in one statement, in order (their ids follow it); the ids only when asked (deliveries). */
+    private static final String INSERT_ALL = "INSERT INTO events (event_id, type, channel, out_trade_no, order_id,"
+            + " body, created_at, sub_merchant_id) SELECT * FROM unnest(?::text[], ?::text[], ?::text[], ?::text[],"
+            + " ?::bigint[], ?::bytea[], ?::timestamptz[], ?::text[])";
+
     private static final String FIND = "SELECT " + COLUMNS + " FROM events WHERE event_id = ?";
     /**
      * The pull list: only events whose inserting transaction is older than every transaction still running, so that
@@ -59,6 +64,71 @@ public final class Events {
                 rs.next();
                 return rs.getLong(1);
             }
+        }
+    }
+
+    /** One event to insert ({@link #insertAll}). */
+    public record NewEvent(
+            String eventId,
+            String type,
+            String channel,
+            String outTradeNo,
+            long orderId,
+            byte[] body,
+            Instant createdAt,
+            String subMerchantId) {}
+
+    /**
+     * Inserts events in one statement, in this order.
+     *
+     * @param ids whether to return the internal ids (a delivery row needs its event's)
+     * @return the internal ids in the events' order, or null when not asked
+     */
+    public static long[] insertAll(Connection c, List<NewEvent> events, boolean ids) throws SQLException {
+        int size = events.size();
+        String[] eventId = new String[size];
+        String[] type = new String[size];
+        String[] channel = new String[size];
+        String[] outTradeNo = new String[size];
+        Long[] orderId = new Long[size];
+        byte[][] body = new byte[size][];
+        String[] createdAt = new String[size];
+        String[] subMerchantId = new String[size];
+        for (int i = 0; i < size; i++) {
+            NewEvent e = events.get(i);
+            eventId[i] = e.eventId();
+            type[i] = e.type();
+            channel[i] = e.channel();
+            outTradeNo[i] = e.outTradeNo();
+            orderId[i] = e.orderId();
+            body[i] = e.body();
+            createdAt[i] = e.createdAt().toString();
+            subMerchantId[i] = e.subMerchantId();
+        }
+        try (PreparedStatement ps = c.prepareStatement(ids ? INSERT_ALL + " RETURNING id, event_id" : INSERT_ALL)) {
+            ps.setArray(1, c.createArrayOf("text", eventId));
+            ps.setArray(2, c.createArrayOf("text", type));
+            ps.setArray(3, c.createArrayOf("text", channel));
+            ps.setArray(4, c.createArrayOf("text", outTradeNo));
+            ps.setArray(5, c.createArrayOf("bigint", orderId));
+            ps.setArray(6, c.createArrayOf("bytea", body));
+            ps.setArray(7, c.createArrayOf("text", createdAt));
+            ps.setArray(8, c.createArrayOf("text", subMerchantId));
+            if (!ids) {
+                ps.executeUpdate();
+                return null;
+            }
+            var byEventId = new java.util.HashMap<String, Long>();
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    byEventId.put(rs.getString(2), rs.getLong(1));
+                }
+            }
+            long[] out = new long[size];
+            for (int i = 0; i < size; i++) {
+                out[i] = byEventId.get(eventId[i]);
+            }
+            return out;
         }
     }
 

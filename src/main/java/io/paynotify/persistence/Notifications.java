@@ -56,6 +56,48 @@ public final class Notifications {
             + " WHERE (SELECT count(*) FROM (SELECT 1 FROM notifications WHERE channel = ? AND out_trade_no = ?"
             + " LIMIT " + MAX_RECORDED_PER_ORDER + ") recorded) < " + MAX_RECORDED_PER_ORDER + " RETURNING id";
 
+    /**
+     * {@link #INSERT_CAPPED} for a whole batch in one statement, with the same rules applied as if its members were
+     * inserted one after the other in arrival order ({@code pos}): a member is recorded while its order has fewer
+     * than {@link #MAX_RECORDED_PER_ORDER} rows, counting the batch's members before it; its body is stored unless a
+     * row of the same order and day already holds the same bytes (an older row, else the batch's first member with
+     * them, which then stores them). Ids are taken from the identity's sequence in arrival order, so the rows keep
+     * the order of one-by-one inserts, and a member's body can point at an earlier member's row in the same
+     * statement. Answers (pos, id) for every member recorded.
+     */
+    private static final String INSERT_ALL = "WITH m AS MATERIALIZED (SELECT u.*,"
+            + " date_trunc('day', u.received_at, 'UTC') AS day_start FROM unnest(?::text[], ?::text[], ?::text[],"
+            + " ?::bigint[], ?::text[], ?::text[], ?::text[], ?::bigint[], ?::text[], ?::text[], ?::text[], ?::bytea[],"
+            + " ?::bytea[], ?::text[], ?::timestamptz[], ?::text[]) WITH ORDINALITY AS u(channel, provider,"
+            + " out_trade_no, order_id, notify_id, provider_status, transaction_id, amount_minor, currency, outcome,"
+            + " reason, raw_body, sha, decoded, received_at, source, pos)),"
+            + " recorded AS (SELECT k.channel, k.out_trade_no, (SELECT count(*) FROM (SELECT 1 FROM notifications x"
+            + " WHERE x.channel = k.channel AND x.out_trade_no = k.out_trade_no LIMIT " + MAX_RECORDED_PER_ORDER
+            + ") r) AS n FROM (SELECT DISTINCT channel, out_trade_no FROM m) k),"
+            + " kept AS (SELECT m.* FROM (SELECT m.*, row_number() OVER (PARTITION BY m.channel, m.out_trade_no"
+            + " ORDER BY m.pos) AS nth FROM m) m JOIN recorded r ON r.channel = m.channel"
+            + " AND r.out_trade_no = m.out_trade_no WHERE r.n + m.nth <= " + MAX_RECORDED_PER_ORDER + "),"
+            // volatile output expressions are evaluated after the sort: ids in arrival order (the sequence looked up
+            // once)
+            + " numbered AS MATERIALIZED (SELECT nextval((SELECT pg_get_serial_sequence('notifications', 'id')::regclass)) AS id, kept.*"
+            + " FROM kept ORDER BY kept.pos),"
+            + " stored AS (SELECT p.channel, p.out_trade_no, p.sha, p.day_start, (SELECT x.id FROM notifications x"
+            + " WHERE x.channel = p.channel AND x.out_trade_no = p.out_trade_no AND x.raw_body_sha256 = p.sha"
+            + " AND x.body_id IS NULL AND x.received_at >= p.day_start AND x.personal_data_erased_at IS NULL"
+            + " ORDER BY x.id LIMIT 1) AS holder FROM (SELECT DISTINCT channel, out_trade_no, sha, day_start"
+            + " FROM numbered) p),"
+            + " rows AS (SELECT n.*, coalesce(s.holder, nullif(first_value(n.id) OVER (PARTITION BY n.channel,"
+            + " n.out_trade_no, n.sha, n.day_start ORDER BY n.pos), n.id)) AS body_id FROM numbered n JOIN stored s"
+            + " ON s.channel = n.channel AND s.out_trade_no = n.out_trade_no AND s.sha = n.sha"
+            + " AND s.day_start = n.day_start),"
+            + " ins AS (INSERT INTO notifications (id, channel, provider, out_trade_no, order_id, notify_id,"
+            + " provider_status, transaction_id, amount_minor, currency, outcome, reason, raw_body, raw_body_sha256,"
+            + " body_id, decoded, received_at, source) OVERRIDING SYSTEM VALUE SELECT id, channel, provider,"
+            + " out_trade_no, order_id, notify_id, provider_status, transaction_id, amount_minor, currency, outcome,"
+            + " reason, CASE WHEN body_id IS NULL THEN raw_body END, sha, body_id, decoded, received_at, source"
+            + " FROM rows ORDER BY pos)"
+            + " SELECT pos, id FROM numbered";
+
     private static final String FIND =
             "SELECT " + COLUMNS + " FROM notifications n LEFT JOIN" + WITH_BODY + " WHERE n.id = ?";
     private static final String KNOWN = "SELECT EXISTS (SELECT 1 FROM orders WHERE channel = ? AND out_trade_no = ?)"
@@ -109,6 +151,85 @@ public final class Notifications {
                 return rs.next() ? rs.getLong(1) : null;
             }
         }
+    }
+
+    /**
+     * One delivery to record with its decision ({@link #insertAll}).
+     *
+     * @param orderId the order's id, or null when there is no order
+     */
+    public record Insert(VerifiedNotification n, Source source, Long orderId, Decision d) {}
+
+    /**
+     * Records a batch of deliveries in one statement, each as {@link #insertCapped} would have recorded it had they
+     * been inserted one after the other in this order (the cap, the body stored once per order and day).
+     *
+     * @return each member's new row id, in order, or null when it was not stored (its order is at the cap)
+     */
+    public static Long[] insertAll(Connection c, List<Insert> rows) throws SQLException {
+        int size = rows.size();
+        String[] channel = new String[size];
+        String[] provider = new String[size];
+        String[] outTradeNo = new String[size];
+        Long[] orderId = new Long[size];
+        String[] notifyId = new String[size];
+        String[] providerStatus = new String[size];
+        String[] transactionId = new String[size];
+        Long[] amount = new Long[size];
+        String[] currency = new String[size];
+        String[] outcome = new String[size];
+        String[] reason = new String[size];
+        byte[][] body = new byte[size][];
+        byte[][] sha = new byte[size][];
+        String[] decoded = new String[size];
+        String[] receivedAt = new String[size];
+        String[] source = new String[size];
+        for (int i = 0; i < size; i++) {
+            Insert r = rows.get(i);
+            VerifiedNotification n = r.n();
+            channel[i] = n.channel();
+            provider[i] = n.provider().name();
+            outTradeNo[i] = n.outTradeNo();
+            orderId[i] = r.orderId();
+            notifyId[i] = n.notifyId();
+            providerStatus[i] = n.providerStatus();
+            transactionId[i] = n.transactionId();
+            amount[i] = n.amountMinor();
+            currency[i] = n.currency();
+            outcome[i] = r.d().outcome().name();
+            reason[i] = r.d().reason() == null ? null : r.d().reason().name();
+            body[i] = n.rawBody();
+            sha[i] = sha256(n.rawBody());
+            decoded[i] = n.decoded();
+            receivedAt[i] = n.receivedAt().toString();
+            source[i] = r.source().name();
+        }
+        Long[] ids = new Long[size];
+        try (PreparedStatement ps = c.prepareStatement(INSERT_ALL)) {
+            int i = 1;
+            ps.setArray(i++, c.createArrayOf("text", channel));
+            ps.setArray(i++, c.createArrayOf("text", provider));
+            ps.setArray(i++, c.createArrayOf("text", outTradeNo));
+            ps.setArray(i++, c.createArrayOf("bigint", orderId));
+            ps.setArray(i++, c.createArrayOf("text", notifyId));
+            ps.setArray(i++, c.createArrayOf("text", providerStatus));
+            ps.setArray(i++, c.createArrayOf("text", transactionId));
+            ps.setArray(i++, c.createArrayOf("bigint", amount));
+            ps.setArray(i++, c.createArrayOf("text", currency));
+            ps.setArray(i++, c.createArrayOf("text", outcome));
+            ps.setArray(i++, c.createArrayOf("text", reason));
+            ps.setArray(i++, c.createArrayOf("bytea", body));
+            ps.setArray(i++, c.createArrayOf("bytea", sha));
+            ps.setArray(i++, c.createArrayOf("text", decoded));
+            ps.setArray(i++, c.createArrayOf("text", receivedAt));
+            ps.setArray(i, c.createArrayOf("text", source));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    ids[rs.getInt(1) - 1] = rs.getLong(2);
+                }
+            }
+        }
+        return ids;
     }
 
     /** True when an order or at least one recorded notification exists for this pair. */
