@@ -111,6 +111,8 @@ public class DeliveryWorker {
     private final Map<String, ArrayDeque<Held>> queues = new LinkedHashMap<>();
 
     private final Map<Long, Held> queued = new HashMap<>();
+    /** How many wait in those queues: a finished attempt wakes the loop only when one may take its slot. */
+    private final AtomicInteger waiting = new AtomicInteger();
     /** Attempts in flight per client (the HTTP exchange), and in all. */
     private final Map<String, AtomicInteger> inFlight = new ConcurrentHashMap<>();
 
@@ -233,8 +235,11 @@ public class DeliveryWorker {
 
     /** Look for work now: a local transaction committed an event. */
     public void wake() {
-        claimWanted = true;
-        wakeups.release();
+        // a claim not yet begun will see this commit too: one wake-up is enough until the loop claims
+        if (!claimWanted) {
+            claimWanted = true;
+            wakeups.release();
+        }
     }
 
     /** Claim statements this replica ran so far. */
@@ -348,6 +353,7 @@ public class DeliveryWorker {
             Held h = new Held(d, token, claimed);
             queued.put(d.deliveryId(), h);
             queues.computeIfAbsent(d.clientId(), k -> new ArrayDeque<>()).add(h);
+            waiting.incrementAndGet();
             counter(heldBy, d.clientId()).incrementAndGet();
             held.incrementAndGet();
         }
@@ -367,12 +373,14 @@ public class DeliveryWorker {
             q.removeIf(h -> {
                 if (now - h.claimedAt > startWithinNanos) {
                     stale.add(h);
+                    waiting.decrementAndGet();
                     return true;
                 }
                 return false;
             });
             while (!q.isEmpty() && n.get() < PER_CLIENT && flying.get() < IN_FLIGHT) {
                 Held h = q.poll();
+                waiting.decrementAndGet();
                 queued.remove(h.d.deliveryId());
                 attempt(h);
             }
@@ -415,6 +423,7 @@ public class DeliveryWorker {
         queues.values().forEach(rows::addAll);
         queues.clear();
         queued.clear();
+        waiting.set(0);
         if (!rows.isEmpty()) {
             giveBack(rows);
         }
@@ -490,7 +499,9 @@ public class DeliveryWorker {
             if (recording.compareAndSet(false, true)) {
                 recorder.execute(this::drain);
             }
-            wakeups.release();
+            if (waiting.get() > 0) {
+                wakeups.release(); // a queued delivery of some client may take a slot now
+            }
         });
     }
 
@@ -542,9 +553,8 @@ public class DeliveryWorker {
                 // a later delivery of the same order may be due now that this one is done (or retried: then the
                 // claim finds nothing, at the cost of one statement)
                 if (starved || successors) {
-                    claimWanted = true;
+                    wake();
                 }
-                wakeups.release();
             }
         }
     }
