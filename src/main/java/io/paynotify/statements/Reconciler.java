@@ -114,16 +114,12 @@ public class Reconciler {
 
     /**
      * Reads the whole file without staging anything: the checks an upload's answer waits for (a {@link BillProblem}
-     * is its 400) before it commits to 200. Paced like the rest of the work.
+     * is its 400) before it commits to 200. Not paced: until it ends the connection has no way to be kept alive, and
+     * it must end within {@code quarkus.http.idle-timeout} (docs/api.md "A long reconcile"); it is CPU only (no
+     * database work), a few seconds for a million lines.
      */
     void check(Channel channel, BillSource source, Path file, LocalDate day) throws BillProblem {
-        var duty = new DutyCycle();
-        int[] lines = {0};
-        source.read(channel, file, new BillRequest(day, channel.keys().billAccount()), null, line -> {
-            if (++lines[0] % STAGE_BATCH == 0) {
-                duty.pause();
-            }
-        });
+        source.read(channel, file, new BillRequest(day, channel.keys().billAccount()), null, line -> {});
     }
 
     /**
