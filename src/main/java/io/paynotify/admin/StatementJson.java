@@ -67,6 +67,10 @@ final class StatementJson {
         g.writeStringField("fees", fees(s.fees()));
         g.writeNumberField("openDifferences", s.openDifferences());
         // an addition to CONTRACT.md §11 (docs/api.md "Statements"): the ledger's own totals of the day, live
+        if (ledger == null) {
+            g.writeNullField("ledger");
+            return;
+        }
         g.writeObjectFieldStart("ledger");
         total(g, "payments", ledger.paymentCount(), ledger.paymentAmount());
         total(g, "refunds", ledger.refundCount(), ledger.refundAmount());
