@@ -9,7 +9,7 @@
 #   database are removed at the end.
 #
 # Environment (all optional): LINES=1000000 RATE=200 STEP_SECONDS=15 PORT=18089 MGMT_PORT=19089
-#   SERVICE_JAVA_OPTS (default -Xms256m -Xmx512m, as bench/run.sh) IDLE_TIMEOUT=30M SKIP_BUILD=1 PROFILE=1 (a JFR profile of the
+#   SERVICE_JAVA_OPTS (default -Xms256m -Xmx512m, as bench/run.sh) IDLE_TIMEOUT (default: the service's 30S) SKIP_BUILD=1 PROFILE=1 (a JFR profile of the
 #   service into the run directory) SERVICE_JDBC_OPTIONS (appended to the service's JDBC URL, e.g.
 #   '?reWriteBatchedInserts=true': bench/README.md "Statements" compares the two)
 set -euo pipefail
@@ -22,9 +22,9 @@ LINES=${LINES:-1000000}
 RATE=${RATE:-200}
 STEP_SECONDS=${STEP_SECONDS:-15}
 SERVICE_JAVA_OPTS=${SERVICE_JAVA_OPTS:--Xms256m -Xmx512m}
-# the upload answers once the day is reconciled; the service's quarkus.http.idle-timeout (30S) closes a connection
-# that stays silent longer, which a million-line bill's upload does (bench/README.md "Statements")
-IDLE_TIMEOUT=${IDLE_TIMEOUT:-30M}
+# the upload answers once the day is reconciled; a long one keeps its connection with whitespace (docs/api.md "A long
+# reconcile"), so the service runs with its own quarkus.http.idle-timeout (30S) unless IDLE_TIMEOUT sets another
+IDLE_TIMEOUT=${IDLE_TIMEOUT:-}
 PGHOST=127.0.0.1
 PGUSER=postgres
 export PGHOST PGUSER
@@ -66,6 +66,10 @@ java -cp "$CP" io.paynotify.bench.LoadDriver config "$RUN"
 TOKEN=$(head -c 32 /dev/urandom | od -An -tx1 | tr -d ' \n')
 printf 'paynotify.admin.tokens=%s\n' "$TOKEN" >"$RUN/admin.properties"
 
+idle=""
+if [ -n "$IDLE_TIMEOUT" ]; then
+  idle="-Dquarkus.http.idle-timeout=$IDLE_TIMEOUT"
+fi
 jfr=""
 if [ -n "${PROFILE:-}" ]; then
   jfr="-XX:StartFlightRecording=filename=$RUN/service.jfr,settings=profile,dumponexit=true"
@@ -75,7 +79,7 @@ echo "== the service (prod profile) on 127.0.0.1:$PORT, $SERVICE_JAVA_OPTS"
 QUARKUS_DATASOURCE_JDBC_URL="jdbc:postgresql://127.0.0.1:5432/$DB${SERVICE_JDBC_OPTIONS:-}" \
   java $SERVICE_JAVA_OPTS $jfr -Dquarkus.config.locations="$RUN/service.properties,$RUN/admin.properties" \
     -Dquarkus.http.host=127.0.0.1 -Dquarkus.http.port="$PORT" -Dquarkus.management.host=127.0.0.1 \
-    -Dquarkus.management.port="$MGMT_PORT" -Dquarkus.http.idle-timeout="$IDLE_TIMEOUT" -jar "$ROOT/target/quarkus-app/quarkus-run.jar" >"$RUN/service.log" 2>&1 &
+    -Dquarkus.management.port="$MGMT_PORT" $idle -jar "$ROOT/target/quarkus-app/quarkus-run.jar" >"$RUN/service.log" 2>&1 &
 SERVICE_PID=$!
 for _ in $(seq 1 180); do
   if curl -fs "http://127.0.0.1:$MGMT_PORT/q/health/ready" >/dev/null 2>&1; then break; fi

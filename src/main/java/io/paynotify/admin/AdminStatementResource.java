@@ -11,8 +11,10 @@ import io.paynotify.http.KeysetCursor;
 import io.paynotify.http.OrderJson;
 import io.paynotify.http.Problem;
 import io.paynotify.http.ProblemException;
+import io.paynotify.persistence.DatabaseUnavailable;
 import io.paynotify.persistence.DifferenceRow;
 import io.paynotify.persistence.StatementDifferences;
+import io.paynotify.persistence.StatementLedger;
 import io.paynotify.persistence.StatementRow;
 import io.paynotify.persistence.Statements;
 import io.paynotify.persistence.Transactions;
@@ -28,18 +30,29 @@ import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.MediaType;
+import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.StreamingOutput;
 import java.io.IOException;
 import java.io.InputStream;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.LocalDate;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.time.format.ResolverStyle;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.regex.Pattern;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+import org.jboss.logging.Logger;
 
 /**
  * The statement calls of the admin API (CONTRACT.md §11, docs/api.md "Statements"): the days with their status and
@@ -51,6 +64,8 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 @Tag(name = "admin")
 @Blocking
 public class AdminStatementResource {
+
+    private static final Logger LOG = Logger.getLogger(AdminStatementResource.class);
 
     /** An operator's fetch reaches at most this many days back. */
     static final int FETCH_DAYS_BACK = 90;
@@ -67,6 +82,9 @@ public class AdminStatementResource {
 
     @Inject
     AdminAudit audit;
+
+    @ConfigProperty(name = "quarkus.http.idle-timeout")
+    Duration idleTimeout;
 
     @Inject
     AdminStatementResource(
@@ -112,7 +130,10 @@ public class AdminStatementResource {
             next = KeysetCursor.encode(
                     "statements", last.billDate().toEpochDay() * 100_000 + names.indexOf(last.channel()) + 1);
         }
-        return AdminJson.page(page, next, StatementJson::statement);
+        List<StatementRow> shown = page;
+        Map<StatementLedger.Day, StatementLedger.Totals> ledgers =
+                ledgers(shown.stream().map(AdminStatementResource::dayOf).toList());
+        return AdminJson.page(page, next, (g, r) -> StatementJson.statement(g, r, ledgers.get(dayOf(r))));
     }
 
     @GET
@@ -126,13 +147,13 @@ public class AdminStatementResource {
             throw new ProblemException(Problem.notFound("That day has no statement."));
         }
         List<DifferenceRow> differences = transactions.autoCommit(c -> StatementDifferences.forDay(c, ch.name(), day));
-        return StatementJson.statement(row, differences);
+        return StatementJson.statement(row, ledger(row), differences);
     }
 
     @POST
     @Path("/statements/{channel}/{billDate}/fetch")
     @Operation(summary = "Fetch and reconcile the day's bill now")
-    public byte[] fetch(@PathParam("channel") String channel, @PathParam("billDate") String billDate) {
+    public Response fetch(@PathParam("channel") String channel, @PathParam("billDate") String billDate) {
         audit.action("statement-fetch", "channel", channel, "billDate", billDate);
         Channel ch = channel(channel);
         LocalDate day = date(billDate);
@@ -145,19 +166,96 @@ public class AdminStatementResource {
             throw new ProblemException(Problem.conflict(
                     "statements-disabled", "The channel does not have statements-enabled=true.", null));
         }
-        return StatementJson.statement(run(() -> statements.fetch(ch, day)), null);
+        return answer(statements.start(checked -> statements.fetch(ch, day, checked)));
     }
 
     @POST
     @Path("/statements/{channel}/{billDate}")
     @Consumes(MediaType.APPLICATION_OCTET_STREAM)
     @Operation(summary = "Reconcile an uploaded bill file (exactly what the provider's download gave)")
-    public byte[] upload(
+    public Response upload(
             @PathParam("channel") String channel, @PathParam("billDate") String billDate, InputStream body) {
         audit.action("statement-upload", "channel", channel, "billDate", billDate);
         Channel ch = channel(channel);
         LocalDate day = date(billDate);
-        return StatementJson.statement(run(() -> statements.upload(ch, day, body)), null);
+        StatementService.Received received = run(() -> statements.receive(ch, day, body));
+        return answer(statements.start(checked -> statements.upload(received, checked)));
+    }
+
+    /**
+     * The answer of an upload or fetch (docs/api.md "Statements", "A long reconcile"). Work done within a third of
+     * {@code quarkus.http.idle-timeout} answers as usual, any status. Longer work, once it passed the checks that
+     * decide a 400, 409 or 413 (the claim, an upload's file), commits to {@code 200}: the body starts with a space
+     * every third of the idle timeout (whitespace JSON ignores), so the connection is never idle for it, then the
+     * statement. A failure after that (the database gone, the claim lost) aborts the answer: the chunked body never
+     * ends, so no client can read it as a statement; the day's state is then {@code GET}'s.
+     */
+    private Response answer(StatementService.Running running) {
+        long every = keepAliveEvery().toNanos();
+        try {
+            return Response.ok(statement(running.done().get(every, TimeUnit.NANOSECONDS)))
+                    .build();
+        } catch (TimeoutException e) {
+            // longer than a third of the idle timeout: wait for the checks (or the end), then keep the connection
+        } catch (ExecutionException e) {
+            throw failure(e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ProblemException(Problem.unavailable());
+        }
+        CompletableFuture.anyOf(running.checked(), running.done())
+                .handle((v, t) -> null)
+                .join();
+        if (running.done().isDone()) {
+            try {
+                return Response.ok(statement(running.done().join())).build();
+            } catch (CompletionException e) {
+                throw failure(e.getCause());
+            }
+        }
+        StreamingOutput kept = out -> {
+            while (true) {
+                try {
+                    StatementRow row = running.done().get(every, TimeUnit.NANOSECONDS);
+                    out.write(statement(row));
+                    return;
+                } catch (TimeoutException e) {
+                    out.write(' ');
+                    out.flush();
+                } catch (ExecutionException e) {
+                    throw new IOException("statement work failed after its answer began: the answer is aborted", e);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted: the answer is aborted", e);
+                }
+            }
+        };
+        return Response.ok(kept, MediaType.APPLICATION_JSON).build();
+    }
+
+    /** A third of {@code quarkus.http.idle-timeout}, between 100 ms and 10 s. */
+    private Duration keepAliveEvery() {
+        Duration third = idleTimeout.dividedBy(3);
+        if (third.compareTo(Duration.ofMillis(100)) < 0) {
+            return Duration.ofMillis(100);
+        }
+        return third.compareTo(Duration.ofSeconds(10)) > 0 ? Duration.ofSeconds(10) : third;
+    }
+
+    /** The statement JSON of an upload's or fetch's answer, with the ledger's totals read now. */
+    private byte[] statement(StatementRow row) {
+        return StatementJson.statement(row, ledger(row), null);
+    }
+
+    /** The failure of an operator's work as the answer's problem (StatementProblem's status, else as thrown). */
+    private static RuntimeException failure(Throwable cause) {
+        if (cause instanceof StatementProblem p) {
+            return problem(p);
+        }
+        if (cause instanceof RuntimeException r) {
+            return r;
+        }
+        return new IllegalStateException(cause);
     }
 
     @GET
@@ -207,6 +305,35 @@ public class AdminStatementResource {
         return StatementJson.difference(row);
     }
 
+    /** A statement's day for its ledger totals: the Beijing day's first instant to the next day's. */
+    private static StatementLedger.Day dayOf(StatementRow r) {
+        return new StatementLedger.Day(
+                r.channel(),
+                r.billDate(),
+                Windows.start(r.billDate()),
+                Windows.start(r.billDate().plusDays(1)));
+    }
+
+    /** The ledger's totals of the statement's day, read now (null when they could not be read). */
+    private StatementLedger.Totals ledger(StatementRow r) {
+        StatementLedger.Day d = dayOf(r);
+        return ledgers(List.of(d)).get(d);
+    }
+
+    /**
+     * The ledger's totals of these days, or none when the read fails (the 1.5 s statement timeout: a day of about a
+     * million orders paid so recently that autovacuum has not yet made its index-only scan cheap): the statement is
+     * then answered with {@code "ledger":null} rather than not at all.
+     */
+    private Map<StatementLedger.Day, StatementLedger.Totals> ledgers(List<StatementLedger.Day> days) {
+        try {
+            return transactions.autoCommit(c -> StatementLedger.totals(c, days));
+        } catch (DatabaseUnavailable e) {
+            LOG.warnf("statement ledger totals not read: %s", e.getMessage());
+            return Map.of();
+        }
+    }
+
     /** {@code {"note":"…"}}, 1–500 characters, else 400. */
     private static String note(byte[] body) {
         String note = null;
@@ -244,22 +371,26 @@ public class AdminStatementResource {
     }
 
     @FunctionalInterface
-    private interface Work {
-        StatementRow run();
+    private interface Work<T> {
+        T run();
     }
 
-    private static StatementRow run(Work work) {
+    private static <T> T run(Work<T> work) {
         try {
             return work.run();
         } catch (StatementProblem e) {
-            throw new ProblemException(
-                    switch (e.status()) {
-                        case 400 -> Problem.invalid("body", e.getMessage());
-                        case 409 -> Problem.conflict(e.type(), e.getMessage(), null);
-                        case 503 -> Problem.unavailable();
-                        default -> Problem.status(e.status(), "Content Too Large");
-                    });
+            throw problem(e);
         }
+    }
+
+    private static ProblemException problem(StatementProblem e) {
+        return new ProblemException(
+                switch (e.status()) {
+                    case 400 -> Problem.invalid("body", e.getMessage());
+                    case 409 -> Problem.conflict(e.type(), e.getMessage(), null);
+                    case 503 -> Problem.unavailable();
+                    default -> Problem.status(e.status(), "Content Too Large");
+                });
     }
 
     private Channel channel(String name) {

@@ -3,6 +3,7 @@ package io.paynotify.admin;
 import com.fasterxml.jackson.core.JsonGenerator;
 import io.paynotify.http.OrderJson;
 import io.paynotify.persistence.DifferenceRow;
+import io.paynotify.persistence.StatementLedger;
 import io.paynotify.persistence.StatementRow;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -15,11 +16,11 @@ final class StatementJson {
 
     private StatementJson() {}
 
-    static byte[] statement(StatementRow s, List<DifferenceRow> differences) {
+    static byte[] statement(StatementRow s, StatementLedger.Totals ledger, List<DifferenceRow> differences) {
         var out = new ByteArrayOutputStream(1024);
         try (JsonGenerator g = OrderJson.factory().createGenerator(out)) {
             g.writeStartObject();
-            members(g, s);
+            members(g, s, ledger);
             if (differences != null) {
                 g.writeArrayFieldStart("differences");
                 for (DifferenceRow d : differences) {
@@ -44,13 +45,13 @@ final class StatementJson {
         return out.toByteArray();
     }
 
-    static void statement(JsonGenerator g, StatementRow s) throws IOException {
+    static void statement(JsonGenerator g, StatementRow s, StatementLedger.Totals ledger) throws IOException {
         g.writeStartObject();
-        members(g, s);
+        members(g, s, ledger);
         g.writeEndObject();
     }
 
-    private static void members(JsonGenerator g, StatementRow s) throws IOException {
+    private static void members(JsonGenerator g, StatementRow s, StatementLedger.Totals ledger) throws IOException {
         g.writeStringField("channel", s.channel());
         g.writeStringField("billDate", s.billDate().toString());
         g.writeStringField("status", s.status());
@@ -65,6 +66,15 @@ final class StatementJson {
         total(g, "foreign", s.foreignCount(), s.foreignAmount());
         g.writeStringField("fees", fees(s.fees()));
         g.writeNumberField("openDifferences", s.openDifferences());
+        // an addition to CONTRACT.md §11 (docs/api.md "Statements"): the ledger's own totals of the day, live
+        if (ledger == null) {
+            g.writeNullField("ledger");
+            return;
+        }
+        g.writeObjectFieldStart("ledger");
+        total(g, "payments", ledger.paymentCount(), ledger.paymentAmount());
+        total(g, "refunds", ledger.refundCount(), ledger.refundAmount());
+        g.writeEndObject();
     }
 
     /** Yuan with at least 5 decimals ({@code "12.34560"}), the sixth only when a fee has one. */

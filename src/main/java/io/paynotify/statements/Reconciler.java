@@ -39,6 +39,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
 
 /**
  * Reconciles one day's bill with the ledger (CONTRACT.md §11 "Comparing" and "Effects"): stages the lines as the
@@ -55,6 +56,38 @@ public class Reconciler {
     static final int STAGE_BATCH = 1000;
 
     static final int BATCH = 100;
+
+    /**
+     * The share of the wall time that statement work may use while it runs: after each batch it pauses for as long as
+     * the batch took (bench/README.md "Statements": on 2 cores, the intake's p99 grew tenfold while a million-line
+     * bill was staged and compared flat out).
+     */
+    static final double DUTY = 0.5;
+
+    /** A test's extra pause after each batch (0 in the application), to make a reconcile last. */
+    static volatile long testPauseMillis;
+
+    /**
+     * The duty cycle of one run of statement work: {@link #pause} after each batch sleeps in proportion to the time
+     * since the last pause (reading, parsing, the batch's statements), so that the run uses at most {@link #DUTY} of a
+     * core and of PostgreSQL's time, and the intake's transactions and log flushes never queue behind a burst of it.
+     */
+    static final class DutyCycle {
+        private long since = System.nanoTime();
+
+        void pause() {
+            long worked = System.nanoTime() - since;
+            long restNanos = (long) (worked * (1 - DUTY) / DUTY) + testPauseMillis * 1_000_000L;
+            if (restNanos > 0) {
+                try {
+                    TimeUnit.NANOSECONDS.sleep(restNanos);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
+            }
+            since = System.nanoTime();
+        }
+    }
 
     private static final List<String> LINE_KINDS = List.of(
             DifferenceKind.ACCOUNT_MISMATCH.name(),
@@ -80,6 +113,16 @@ public class Reconciler {
     record Staged(long setId, StatementTotals totals, List<StatementRefunds.Line> refunds, long lines) {}
 
     /**
+     * Reads the whole file without staging anything: the checks an upload's answer waits for (a {@link BillProblem}
+     * is its 400) before it commits to 200. Not paced: until it ends the connection has no way to be kept alive, and
+     * it must end within {@code quarkus.http.idle-timeout} (docs/api.md "A long reconcile"); it is CPU only (no
+     * database work), a few seconds for a million lines.
+     */
+    void check(Channel channel, BillSource source, Path file, LocalDate day) throws BillProblem {
+        source.read(channel, file, new BillRequest(day, channel.keys().billAccount()), null, line -> {});
+    }
+
+    /**
      * Reads the file into a new line set. On a {@link BillProblem} (or any failure) the staged lines are deleted and
      * the day is left as it was.
      */
@@ -91,6 +134,7 @@ public class Reconciler {
         var subMerchants = new HashMap<String, Boolean>();
         boolean perOrder = source.refundsPerOrder();
         int[] lineNo = {0};
+        var duty = new DutyCycle();
         try {
             source.read(channel, file, new BillRequest(day, channel.keys().billAccount()), expectedSha1, line -> {
                 boolean foreign = foreign(channel, line, subMerchants);
@@ -105,6 +149,7 @@ public class Reconciler {
                 }
                 if (batch.size() == STAGE_BATCH) {
                     flush(setId, batch);
+                    duty.pause();
                 }
             });
             flush(setId, batch);
@@ -121,7 +166,7 @@ public class Reconciler {
         }
         var copy = List.copyOf(batch);
         batch.clear();
-        db.auto(c -> {
+        db.tx(c -> {
             StatementLines.insert(c, setId, copy);
             return null;
         });
@@ -130,8 +175,12 @@ public class Reconciler {
     /** Deletes a line set no day holds, in batches (never one long statement). */
     void discard(long setId) {
         int deleted;
+        var duty = new DutyCycle();
         do {
             deleted = db.auto(c -> StatementLines.deleteSet(c, setId, 10_000));
+            if (deleted == 10_000) {
+                duty.pause();
+            }
         } while (deleted == 10_000);
     }
 
@@ -209,6 +258,7 @@ public class Reconciler {
         StatementDifferences.Run run = db.auto(StatementDifferences::newRun);
         boolean perOrder = source.refundsPerOrder();
         int after = 0;
+        var duty = new DutyCycle();
         while (true) {
             int from = after;
             List<StatementLines.Compared> page = db.auto(c -> StatementLines.page(c, setId, from, BATCH));
@@ -219,6 +269,7 @@ public class Reconciler {
             List<Query> scheduled = db.tx(c -> comparePage(c, channel, day, page, perOrder, run));
             queries.schedule(channel, scheduled);
             outbox.wake();
+            duty.pause();
         }
         var kinds = new ArrayList<>(LINE_KINDS);
         if (!perOrder) {
@@ -407,6 +458,7 @@ public class Reconciler {
     private void paymentsOf(Channel channel, LocalDate p, int hold) {
         StatementDifferences.Run run = db.auto(StatementDifferences::newRun);
         long after = 0;
+        var duty = new DutyCycle();
         while (true) {
             long from = after;
             List<OrderRow> paid = db.auto(c ->
@@ -442,6 +494,7 @@ public class Reconciler {
                 return null;
             });
             outbox.wake();
+            duty.pause();
         }
         db.tx(c -> StatementDifferences.resolveStale(
                 c, channel.name(), p, List.of(DifferenceKind.MISSING_AT_PROVIDER.name()), run));
@@ -451,6 +504,7 @@ public class Reconciler {
     private void wechatRefundsOf(Channel channel, LocalDate r) {
         StatementDifferences.Run run = db.auto(StatementDifferences::newRun);
         long after = 0;
+        var duty = new DutyCycle();
         while (true) {
             long from = after;
             List<Refunds.Compared> page = db.auto(c -> Refunds.succeededBetween(
@@ -491,6 +545,7 @@ public class Reconciler {
                 return null;
             });
             outbox.wake();
+            duty.pause();
             if (page.size() < BATCH) {
                 break;
             }

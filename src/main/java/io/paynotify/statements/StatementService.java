@@ -32,6 +32,8 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.util.HexFormat;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -63,6 +65,8 @@ public class StatementService {
     private volatile Clock clock;
     private final ScheduledExecutorService renewer =
             Executors.newSingleThreadScheduledExecutor(DaemonThreads.named("paynotify-statement-lease"));
+    /** Operators' uploads and fetches (each day claimed by one at a time; their database work shares one permit). */
+    private final ExecutorService operator = Executors.newCachedThreadPool(DaemonThreads.named("paynotify-statement"));
 
     @Inject
     StatementService(
@@ -96,6 +100,7 @@ public class StatementService {
 
     void onStop(@Observes ShutdownEvent event) {
         renewer.shutdownNow();
+        operator.shutdown();
     }
 
     /** The day's statement, or null. */
@@ -108,23 +113,53 @@ public class StatementService {
      * or while the day is claimed, 400 when the bill is unreadable or not that day's or account's (nothing changed).
      */
     public StatementRow upload(Channel channel, LocalDate day, InputStream body) {
+        return upload(receive(channel, day, body), () -> {});
+    }
+
+    /** A bill an operator uploaded, in a temporary file (deleted by {@link #upload(Received, Runnable)}). */
+    public record Received(Channel channel, LocalDate day, BillSource source, Path file, String sha256) {}
+
+    /**
+     * The first part of an upload, on the request's thread: 409 on an isv channel, the body into a temporary file
+     * (413 over 64 MiB) with its SHA-256 as transferred.
+     */
+    public Received receive(Channel channel, LocalDate day, InputStream body) {
         if (channel.mode() == AccountMode.ISV) {
             throw new StatementProblem(409, "statement-isv", "Bills are not reconciled on an isv channel.");
         }
         BillSource source = source(channel);
         Path file = tempFile();
         try {
-            String sha256 = copy(body, file);
+            return new Received(channel, day, source, file, copy(body, file));
+        } catch (RuntimeException e) {
+            delete(file);
+            throw e;
+        }
+    }
+
+    /**
+     * The rest of an upload: the claim (409 while held), the file's checks (400 or 413: the whole bill read, nothing
+     * staged), then {@code checked} runs (from there on the answer is the statement unless the work fails), then the
+     * stage, swap and comparison. The file is deleted at the end.
+     */
+    public StatementRow upload(Received received, Runnable checked) {
+        Channel channel = received.channel();
+        LocalDate day = received.day();
+        BillSource source = received.source();
+        Path file = received.file();
+        try {
             return claimed(channel, day, token -> {
                 StatementRow existing = find(channel.name(), day);
                 if (existing != null
                         && "READ".equals(existing.storedStatus())
-                        && sha256.equals(existing.fileSha256())) {
+                        && received.sha256().equals(existing.fileSha256())) {
                     // the same bytes again: nothing changes
                     return existing;
                 }
                 Reconciler.Staged staged;
                 try {
+                    reconciler.check(channel, source, file, day);
+                    checked.run();
                     staged = reconciler.stage(channel, source, file, day, null);
                 } catch (BillProblem e) {
                     if (e.error() == StatementError.TOO_LARGE) {
@@ -132,7 +167,7 @@ public class StatementService {
                     }
                     throw new StatementProblem(400, "bill-" + e.error().name(), e.getMessage());
                 }
-                return reconcile(channel, source, day, token, "UPLOAD", sha256, false, staged);
+                return reconcile(channel, source, day, token, "UPLOAD", received.sha256(), false, staged);
             });
         } finally {
             delete(file);
@@ -140,12 +175,47 @@ public class StatementService {
     }
 
     /**
+     * An operator's upload or fetch, run on a statement thread of its own: {@code checked} completes once only the
+     * statement can be the answer (the claim taken, an upload's file checked), {@code done} with the statement or the
+     * failure. The admin call answers from them (docs/api.md "Statements": a long reconcile keeps its connection).
+     */
+    public record Running(CompletableFuture<Void> checked, CompletableFuture<StatementRow> done) {}
+
+    /** Work of an operator's call, given what to run once its answer can only be the statement. */
+    @FunctionalInterface
+    public interface OperatorWork {
+        StatementRow run(Runnable checked);
+    }
+
+    /** Starts an operator's work on a statement thread. */
+    public Running start(OperatorWork work) {
+        var checked = new CompletableFuture<Void>();
+        var done = new CompletableFuture<StatementRow>();
+        operator.execute(() -> {
+            try {
+                done.complete(work.run(() -> checked.complete(null)));
+            } catch (Throwable t) {
+                done.completeExceptionally(t);
+            }
+        });
+        return new Running(checked, done);
+    }
+
+    /**
      * Fetches and reconciles the day now (an operator's fetch, or the scheduler's): 409 while the day is claimed.
      * Whatever the provider answered, the statement as it now stands.
      */
     public StatementRow fetch(Channel channel, LocalDate day) {
+        return fetch(channel, day, () -> {});
+    }
+
+    /** {@link #fetch(Channel, LocalDate)}, running {@code checked} once the claim is taken (only 200 can follow). */
+    public StatementRow fetch(Channel channel, LocalDate day, Runnable checked) {
         BillSource source = source(channel);
-        return claimed(channel, day, token -> fetchClaimed(channel, source, day, token));
+        return claimed(channel, day, token -> {
+            checked.run();
+            return fetchClaimed(channel, source, day, token);
+        });
     }
 
     private StatementRow fetchClaimed(Channel channel, BillSource source, LocalDate day, UUID token) {

@@ -526,10 +526,15 @@ class ConsoleBrowserTest {
         assertEquals(day.toString(), cells.get(0), cells.toString());
         assertEquals("DIFFERENCES", cells.get(2), cells.toString());
         assertEquals("UPLOAD", cells.get(3), cells.toString());
+        // next to each of the bill's totals, the ledger's (ledger.payments: the two orders paid that day, 42.00 +
+        // 12.34)
         assertEquals("2 · ¥54.00 5400 fen", cells.get(4), "the bill's payments: " + cells);
-        assertEquals("0 · ¥0.00 0 fen", cells.get(5), "refunds: " + cells);
-        assertEquals("1 · ¥5.00 500 fen", cells.get(6), "not ours: " + cells);
-        assertEquals("1", cells.get(8), "open differences: " + cells);
+        assertEquals("2 · ¥54.34 5434 fen", cells.get(5), "the ledger's payments: " + cells);
+        assertEquals("0 · ¥0.00 0 fen", cells.get(6), "refunds: " + cells);
+        assertEquals("0 · ¥0.00 0 fen", cells.get(7), "the ledger's refunds: " + cells);
+        assertEquals("1 · ¥5.00 500 fen", cells.get(8), "not ours: " + cells);
+        assertEquals("1", cells.get(10), "open differences: " + cells);
+        assertEquals(1, row.findElements(By.cssSelector(".ledger-differs")).size(), "only the payments differ");
         WebElement open = waitFor(By.cssSelector("#open-differences tr.difference-row[data-kind='AMOUNT_MISMATCH']"));
         assertTrue(open.getText().contains(mismatched), open.getText());
         screenshot("console-statements.png");
@@ -538,6 +543,8 @@ class ConsoleBrowserTest {
         row.findElement(By.cssSelector("a.statement-link")).click();
         waitForText(By.id("statement-status"), "DIFFERENCES");
         assertTrue(text(By.id("statement-payments")).contains("¥54.00"), text(By.id("statement-payments")));
+        assertEquals("2 · ¥54.34 5434 fen", text(By.id("statement-ledger-payments")));
+        assertEquals("0 · ¥0.00 0 fen", text(By.id("statement-ledger-refunds")));
         assertEquals("1", text(By.id("statement-open")));
         WebElement difference = waitFor(difference("AMOUNT_MISMATCH", "OPEN"));
         assertTrue(difference.getText().contains("¥12.00 1200 fen"), "the bill's amount: " + difference.getText());

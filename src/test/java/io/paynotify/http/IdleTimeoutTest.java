@@ -15,11 +15,12 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A slow client cannot hold a connection: one that sends half a request line and then nothing is closed after
- * {@code quarkus.http.idle-timeout} (30 s in the application; 1 s here, so the test is quick).
+ * {@code quarkus.http.idle-timeout} (30 s in the application; 1 s here, so the test is quick). Public: the
+ * statements' long-answer test shares its profile (no second restart).
  */
 @QuarkusTest
 @TestProfile(IdleTimeoutTest.ShortIdleTimeout.class)
-class IdleTimeoutTest {
+public class IdleTimeoutTest {
 
     public static class ShortIdleTimeout implements QuarkusTestProfile {
         @Override

@@ -1,5 +1,6 @@
 package io.paynotify.testing;
 
+import io.paynotify.persistence.MigrationLock;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -33,7 +34,8 @@ public final class MigrationSandbox implements AutoCloseable {
 
     /** Applies the service's migrations up to and including {@code version} ("8"), or all of them (null). */
     public MigrationSandbox migrateTo(String version) {
-        var flyway = Flyway.configure()
+        // the service's own session lock: V18's CREATE INDEX CONCURRENTLY waits for a transactional one for ever
+        var flyway = MigrationLock.sessionLock(Flyway.configure())
                 .dataSource(url, "postgres", "")
                 .schemas(schema)
                 .createSchemas(true)

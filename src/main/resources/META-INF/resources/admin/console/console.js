@@ -1048,6 +1048,20 @@
     return el('span', {className: 'total'}, String(t.count) + ' · ', money(t.amount));
   }
 
+  /**
+   * The ledger's own total of the day next to the bill's (the statement's ledger: orders paid that Beijing day,
+   * refunds succeeded in it, read live); marked when it differs from the bill's.
+   */
+  function ledgerTotal(s, name) {
+    var l = s.ledger && s.ledger[name];
+    if (!l) {
+      return '—';
+    }
+    var bill = s[name];
+    var same = bill && bill.count === l.count && bill.amount === l.amount;
+    return el('span', {className: 'ledger-total' + (same ? '' : ' ledger-differs'), title: same ? 'as in the bill' : 'not as in the bill'}, total(l));
+  }
+
   function statementStatus(s) {
     return el('span', null, badge(s.status), s.error ? el('span', {className: 'mono error-code'}, s.error) : null);
   }
@@ -1190,7 +1204,7 @@
       el(
         'table',
         {className: 'grid', id: 'statements-table'},
-        el('thead', null, el('tr', null, ['Bill date', 'Channel', 'Status', 'Source', 'Payments (bill)', 'Refunds (bill)', 'Not ours', 'Fees (¥)', 'Open differences', 'Attempts', 'Next attempt (UTC)'].map(function (h) {
+        el('thead', null, el('tr', null, ['Bill date', 'Channel', 'Status', 'Source', 'Payments (bill)', 'Payments (ledger)', 'Refunds (bill)', 'Refunds (ledger)', 'Not ours', 'Fees (¥)', 'Open differences', 'Attempts', 'Next attempt (UTC)'].map(function (h) {
           return el('th', null, h);
         }))),
         rows
@@ -1218,7 +1232,9 @@
               td(statementStatus(s)),
               td(badge(s.source, 'source')),
               td(total(s.payments)),
+              td(ledgerTotal(s, 'payments')),
               td(total(s.refunds)),
+              td(ledgerTotal(s, 'refunds')),
               td(total(s.foreign)),
               td(el('span', {className: 'mono'}, text(s.fees))),
               td(s.openDifferences ? badge(String(s.openDifferences), 'reason') : '0'),
@@ -1289,7 +1305,9 @@
         fact('Source', badge(s.source, 'source')),
         fact('Fetched (UTC)', time(s.fetchedAt)),
         fact('Payments in the bill', total(s.payments), 'statement-payments'),
+        fact('Payments in the ledger', ledgerTotal(s, 'payments'), 'statement-ledger-payments'),
         fact('Refunds in the bill', total(s.refunds), 'statement-refunds'),
+        fact('Refunds in the ledger', ledgerTotal(s, 'refunds'), 'statement-ledger-refunds'),
         fact('Not this service\u2019s', total(s.foreign)),
         fact('Fees (¥)', el('span', {className: 'mono'}, text(s.fees))),
         fact('Open differences', String(s.openDifferences), 'statement-open'),
