@@ -4,6 +4,7 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.inject.Inject;
 import java.sql.Connection;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.concurrent.Executor;
 import javax.sql.DataSource;
 
@@ -67,6 +68,29 @@ public class Transactions {
                 throw new DatabaseUnavailable(e);
             }
         }
+    }
+
+    /**
+     * As {@link #autoCommit(Work)}, under another {@code statement_timeout} (a PostgreSQL interval, e.g. {@code 30s})
+     * for work that locks no order; the session's own value is restored ({@code RESET}) before the connection goes
+     * back to the pool.
+     */
+    public <T> T autoCommit(String statementTimeout, Work<T> work) {
+        if (!statementTimeout.matches("[0-9]{1,6}(ms|s|min)")) {
+            throw new IllegalArgumentException("a statement timeout such as 30s");
+        }
+        return autoCommit(c -> {
+            try (Statement st = c.createStatement()) {
+                st.execute("SET statement_timeout = '" + statementTimeout + "'");
+            }
+            try {
+                return work.run(c);
+            } finally {
+                try (Statement st = c.createStatement()) {
+                    st.execute("RESET statement_timeout");
+                }
+            }
+        });
     }
 
     /**

@@ -43,18 +43,7 @@ public class StatementDb {
     public <T> T auto(Transactions.Work<T> work) {
         permit.acquireUninterruptibly();
         try {
-            return transactions.autoCommit(c -> {
-                try (var st = c.createStatement()) {
-                    st.execute("SET statement_timeout = '" + AUTO_STATEMENT_TIMEOUT + "'");
-                }
-                try {
-                    return work.run(c);
-                } finally {
-                    try (var st = c.createStatement()) {
-                        st.execute("RESET statement_timeout");
-                    }
-                }
-            });
+            return transactions.autoCommit(AUTO_STATEMENT_TIMEOUT, work);
         } finally {
             permit.release();
         }

@@ -2,9 +2,11 @@ package io.paynotify.persistence;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /** Staged lines travel in COPY's text format: every value that could break a row or a column is escaped. */
+@Tag("unit")
 class StatementLinesTest {
 
     @Test

@@ -2,12 +2,14 @@ package io.paynotify.statements;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 
 /**
  * Statement work's duty cycle (bench/README.md "Statements"): after a batch, it rests as long as the batch took, so
  * that a run uses at most half of a core and of PostgreSQL's time and the intake's notifications keep their latency.
  */
+@Tag("unit")
 class StatementDutyCycleTest {
 
     /** Busy for about that long (CPU, as parsing a bill is). */
