@@ -10,6 +10,7 @@ import static io.paynotify.statements.StatementsTest.upload;
 import static io.paynotify.statements.StatementsTest.wechat;
 import static io.paynotify.testing.OrderBuilder.anOrder;
 import static io.restassured.RestAssured.given;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -20,6 +21,7 @@ import io.restassured.path.json.JsonPath;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalTime;
@@ -158,24 +160,22 @@ class StatementLedgerTest {
 
     /** Until V18's index build runs (waiting for the open transaction), within 60 s. */
     static void waitForIndexBuild(java.util.concurrent.CompletableFuture<Void> migrated) throws Exception {
-        long deadline = System.nanoTime() + 60_000_000_000L;
-        while (System.nanoTime() < deadline) {
-            if (migrated.isDone()) {
-                migrated.get();
-                throw new AssertionError("the migration ended while a transaction it must wait for was open");
-            }
-            if (Db.count("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                            + " AND query ILIKE 'CREATE INDEX%' AND state = 'active'")
-                    > 0) {
-                return;
-            }
-            Thread.sleep(20);
-        }
-        throw new AssertionError("V18's index build never started");
+        await("V18's index build started")
+                .atMost(Duration.ofSeconds(60))
+                .pollInterval(Duration.ofMillis(20))
+                .until(() -> {
+                    if (migrated.isDone()) {
+                        migrated.get();
+                        throw new AssertionError("the migration ended while a transaction it must wait for was open");
+                    }
+                    return Db.count("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+                                    + " AND query ILIKE 'CREATE INDEX%' AND state = 'active'")
+                            > 0;
+                });
     }
 
     @Test
-    void v16BuildsItsIndexesConcurrentlyOnADatabaseHoldingData() throws Exception {
+    void v18BuildsItsIndexesConcurrentlyOnADatabaseHoldingData() throws Exception {
         try (MigrationSandbox db = MigrationSandbox.create().migrateTo("15")) {
             db.execute(
                     "INSERT INTO orders (channel, out_trade_no, provider, amount_minor, currency, state, transaction_id,"
