@@ -33,6 +33,7 @@ import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicReference;
 import javax.net.ssl.SSLException;
 
 /**
@@ -179,35 +180,58 @@ final class WebhookSender {
         }
     }
 
-    /** The state of one attempt: its result (set once), its deadline timer, and its request once there is one. */
+    /**
+     * The state of one attempt: its result (decided once), its deadline timer, and its request once there is one. A
+     * result that ends a connection is handed out only once that connection is closed: the caller's count of attempts
+     * in flight (four per client, {@link DeliveryWorker}) then never runs ahead of the connections really open.
+     */
     private final class Exchange {
         final CompletableFuture<Result> done = new CompletableFuture<>();
+        final AtomicReference<Result> decided = new AtomicReference<>();
         final long started = System.nanoTime();
         final long timer;
         volatile HttpClientRequest request;
+        /** Set before a connection is asked for: from then on, the request's outcome hands the result out. */
+        volatile boolean connecting;
         /** Body bytes read so far; only touched on the connection's event loop. */
         int read;
 
         Exchange() {
             timer = vertx.setTimer(timeouts.deadline().toMillis(), id -> {
-                if (done.complete(Result.error("timeout"))) {
-                    close();
+                if (decided.compareAndSet(null, Result.error("timeout"))) {
+                    closeThenHandOut();
                 }
             });
         }
 
+        /** Decides the result where no connection is open; false when it was decided before. */
         boolean finish(Result r) {
-            if (done.complete(r)) {
+            if (decided.compareAndSet(null, r)) {
                 vertx.cancelTimer(timer);
+                done.complete(r);
                 return true;
             }
             return false;
         }
 
-        void close() {
+        /** Decides the result and closes the connection; the result is handed out once it is closed. */
+        void finishClosing(Result r) {
+            if (decided.compareAndSet(null, r)) {
+                vertx.cancelTimer(timer);
+                closeThenHandOut();
+            }
+        }
+
+        /**
+         * Closes the connection, if there is one, and then completes {@link #done} with the decided result. While a
+         * connection is being asked for, its outcome does this instead ({@link #connect}, {@link #send}).
+         */
+        private void closeThenHandOut() {
             HttpClientRequest r = request;
             if (r != null) {
-                r.connection().close();
+                r.connection().close().onComplete(v -> done.complete(decided.get()));
+            } else if (!connecting) {
+                done.complete(decided.get());
             }
         }
 
@@ -231,9 +255,11 @@ final class WebhookSender {
                     }
                 }
             }
+            connecting = true; // before the check: a deadline from now on leaves the result to this attempt's outcome
             long remaining = remainingMillis();
-            if (done.isDone() || remaining <= 0) {
+            if (decided.get() != null || remaining <= 0) {
                 finish(Result.error("timeout"));
+                done.complete(decided.get()); // decided by the deadline while the name was looked up
                 return;
             }
             RequestOptions o = new RequestOptions()
@@ -251,6 +277,7 @@ final class WebhookSender {
             http.request(o).onComplete(ar -> {
                 if (ar.failed()) {
                     finish(Result.error(describe(ar.cause())));
+                    done.complete(decided.get()); // decided by the deadline while connecting, if not just now
                 } else {
                     send(ar.result(), body);
                 }
@@ -259,29 +286,23 @@ final class WebhookSender {
 
         private void send(HttpClientRequest req, byte[] body) {
             request = req;
-            if (done.isDone()) { // the deadline passed while connecting
-                close();
+            if (decided.get() != null) { // the deadline passed while connecting
+                closeThenHandOut();
                 return;
             }
             req.send(Buffer.buffer(body)).onComplete(ar -> {
                 if (ar.failed()) {
-                    if (finish(Result.error(describe(ar.cause())))) {
-                        close();
-                    }
+                    finishClosing(Result.error(describe(ar.cause())));
                     return;
                 }
                 HttpClientResponse response = ar.result();
                 Result r = new Result(
                         response.statusCode(), null, DeliveryWorker.retryAfter(response.getHeader("Retry-After")));
-                response.exceptionHandler(e -> {
-                    if (finish(Result.error(describe(e)))) {
-                        close();
-                    }
-                });
+                response.exceptionHandler(e -> finishClosing(Result.error(describe(e))));
                 response.handler(chunk -> {
                     read += chunk.length();
-                    if (read >= MAX_BODY && finish(r)) {
-                        close(); // enough of it: stop reading
+                    if (read >= MAX_BODY) {
+                        finishClosing(r); // enough of it: stop reading
                     }
                 });
                 response.endHandler(v -> finish(r));
