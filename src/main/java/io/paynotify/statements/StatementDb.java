@@ -35,15 +35,15 @@ public class StatementDb {
     }
 
     /**
-     * Statements in autocommit mode (reads, staged inserts, batched deletes). They lock no order, so they run under
-     * {@link #AUTO_STATEMENT_TIMEOUT} instead of the pool's 1.5 s: a page of a million-line set, or a batched delete,
-     * may take longer on a busy database, and cutting it off would only make the day's work start again. The
-     * session's own value comes back ({@code RESET}) before the connection returns to the pool.
+     * One unit of statement work that locks no order (a read, a staged insert, a batched delete), in a transaction of
+     * its own under {@link #AUTO_STATEMENT_TIMEOUT} instead of the pool's 1.5 s: a page of a million-line set, or a
+     * batched delete, may take longer on a busy database, and cutting it off would only make the day's work start
+     * again. The longer timeout is {@code SET LOCAL}, so it ends with the transaction, behind PgBouncer too.
      */
     public <T> T auto(Transactions.Work<T> work) {
         permit.acquireUninterruptibly();
         try {
-            return transactions.autoCommit(AUTO_STATEMENT_TIMEOUT, work);
+            return transactions.underStatementTimeout(AUTO_STATEMENT_TIMEOUT, work);
         } finally {
             permit.release();
         }

@@ -11,9 +11,10 @@ import java.sql.SQLException;
 import org.junit.jupiter.api.Test;
 
 /**
- * Statement work's autocommit statements run under their own, longer statement timeout (they lock no order), and the
- * pool's connections keep the pool's 1.5 s afterwards: a session setting left behind would let a notification's
- * statement run for 30 s.
+ * Statement work's units run under their own, longer statement timeout (they lock no order), and the pool's
+ * connections keep the pool's 1.5 s afterwards: a session setting left behind would let a notification's statement
+ * run for 30 s (behind PgBouncer's transaction pooling, PgBouncerIT checks the same through a shared server
+ * connection).
  */
 @QuarkusTest
 class StatementDbTest {
@@ -33,7 +34,7 @@ class StatementDbTest {
     }
 
     @Test
-    void autoCommitStatementsRunUnderTheLongerTimeoutAndLeaveThePoolsOwn() {
+    void statementWorkRunsUnderTheLongerTimeoutAndLeavesThePoolsOwn() {
         String pools = transactions.autoCommit(StatementDbTest::timeout);
         assertNotEquals(StatementDb.AUTO_STATEMENT_TIMEOUT, pools, "the pool's own (application.properties)");
         assertEquals(StatementDb.AUTO_STATEMENT_TIMEOUT, db.auto(StatementDbTest::timeout));
