@@ -35,6 +35,8 @@ class MerchantApiDatabaseDownTest {
             started = System.nanoTime();
             create = a.create(key, body);
             long createMillis = (System.nanoTime() - started) / 1_000_000;
+            // the create's connection is still waiting now (the driver gives up after 3 s, the answer came at 2.5 s)
+            var hung = new java.util.HashSet<>(TcpProxy.heldNow());
             long readStarted = System.nanoTime();
             read = a.get("wx-test", no);
             long readMillis = (System.nanoTime() - readStarted) / 1_000_000;
@@ -54,12 +56,17 @@ class MerchantApiDatabaseDownTest {
             // keep hanging until the driver's 3 s socket timeout has made the abandoned create and read give up, so
             // that the abandoned transaction can never reach a COMMIT after the heal: every connection held now
             // (theirs among them) must be dropped. Connections that background work opens later do not matter.
-            var hung = TcpProxy.heldNow();
+            hung.addAll(TcpProxy.heldNow());
             assertTrue(hung.size() >= 1, "the create and the read hung on the database");
-            await("the application gives up on the connections that hung")
-                    .atMost(Duration.ofSeconds(10))
-                    .pollInterval(Duration.ofMillis(50))
-                    .until(() -> !TcpProxy.anyStillHeld(hung));
+            try {
+                await("the application gives up on the connections that hung")
+                        .atMost(Duration.ofSeconds(10))
+                        .pollInterval(Duration.ofMillis(50))
+                        .until(() -> !TcpProxy.anyStillHeld(hung));
+            } catch (org.awaitility.core.ConditionTimeoutException e) {
+                throw new AssertionError(
+                        "connections " + hung + " hung; still held now:\n" + TcpProxy.heldDescription(), e);
+            }
         } finally {
             TcpProxy.heal();
         }

@@ -34,6 +34,7 @@ public final class TcpProxy implements AutoCloseable {
     private static final String MODE = "pntest.proxy.mode";
     private static final String HELD = "pntest.proxy.held";
     private static final String HELD_IDS = "pntest.proxy.held.ids";
+    private static final String HELD_WHAT = "pntest.proxy.held.what";
     private static final byte[] END = new byte[0];
 
     private final ServerSocket server;
@@ -88,6 +89,20 @@ public final class TcpProxy implements AutoCloseable {
         return out;
     }
 
+    /** The connections held now, each with the printable text of the last bytes it sent (for a failure message). */
+    public static String heldDescription() {
+        return System.getProperty(HELD_WHAT, "");
+    }
+
+    private static String printable(byte[] buf, int n) {
+        var b = new StringBuilder();
+        for (int i = 0; i < n && b.length() < 300; i++) {
+            int ch = buf[i] & 0xff;
+            b.append(ch >= 32 && ch < 127 ? (char) ch : '.');
+        }
+        return b.toString();
+    }
+
     /**
      * True while any of these connections (from {@link #heldNow}) is still held: once none is, the client has given up
      * on each of them (its socket timeout closed them), whatever connections were held after them.
@@ -138,6 +153,8 @@ public final class TcpProxy implements AutoCloseable {
         private volatile boolean established;
 
         private long bytesFromServer;
+        /** The printable part of the last chunk the client sent: what a held connection is waiting on. */
+        private volatile String last = "";
 
         private volatile Socket upstream;
 
@@ -157,6 +174,7 @@ public final class TcpProxy implements AutoCloseable {
                 while ((n = in.read(buf)) >= 0) {
                     if (fromClient) {
                         pending.incrementAndGet();
+                        last = printable(buf, n);
                     } else {
                         bytesFromServer += n;
                         established = bytesFromServer > 1;
@@ -238,8 +256,13 @@ public final class TcpProxy implements AutoCloseable {
             }
             System.setProperty(HELD, Integer.toString(held.size()));
             var ids = new StringBuilder(",");
-            held.forEach(l -> ids.append(l.id).append(','));
+            var what = new StringBuilder();
+            held.forEach(l -> {
+                ids.append(l.id).append(',');
+                what.append(l.id).append(": ").append(l.last).append('\n');
+            });
             System.setProperty(HELD_IDS, ids.toString());
+            System.setProperty(HELD_WHAT, what.toString());
         }
     }
 
