@@ -116,6 +116,9 @@ public final class TcpProxy implements AutoCloseable {
         while (!closed) {
             try {
                 Socket client = server.accept();
+                // as the driver does on its own socket: no Nagle delay on the small writes of a conversation with
+                // PostgreSQL (a write that follows an unacknowledged one would wait for the peer's delayed ACK, ~40 ms)
+                client.setTcpNoDelay(true);
                 sockets.add(client);
                 new Link(client).start();
             } catch (IOException e) {
@@ -200,6 +203,7 @@ public final class TcpProxy implements AutoCloseable {
                     if (upstream == null) {
                         // PostgreSQL's client speaks first: connect once there is something to pass on
                         upstream = new Socket(InetAddress.getLoopbackAddress(), targetPort);
+                        upstream.setTcpNoDelay(true);
                         sockets.add(upstream);
                         Socket db = upstream;
                         daemon(() -> read(db, toClient, false), "test-db-proxy-from-db");
