@@ -71,22 +71,43 @@ public class Transactions {
     }
 
     /**
-     * Runs the work in one transaction under another {@code statement_timeout} (a PostgreSQL interval, e.g.
-     * {@code 30s}), for work that locks no order: {@code SET LOCAL}, so the value ends with the transaction. Never a
-     * session-level {@code SET}: behind PgBouncer's transaction pooling each autocommit statement may run on another
-     * server connection, so a session value would miss the work's own statements and stay on a server connection
-     * that other clients then get (PgBouncerIT saw the role's 1.5 s read back as 30 s). Not retried.
+     * Runs the work in one transaction under another {@code statement_timeout} (e.g. {@code 30s}, {@code 500ms},
+     * {@code 2min}), for work that locks no order. The server's bound is {@code SET LOCAL}, so it ends with the
+     * transaction: never a session-level {@code SET}, which behind PgBouncer's transaction pooling would miss the
+     * work's own statements (each autocommit statement may run on another server connection) and stay on a server
+     * connection that other clients then get (PgBouncerIT read the role's 1.5 s back as 30 s). The client's bound,
+     * the driver's socket timeout (3 s), is raised to the statement timeout and 5 s more for the work and put back
+     * before the connection returns to the pool: otherwise the driver would give up on any statement after 3 s
+     * whatever the server allows. Not retried.
      */
     public <T> T underStatementTimeout(String statementTimeout, Work<T> work) {
-        if (!statementTimeout.matches("[0-9]{1,6}(ms|s|min)")) {
+        long millis = millis(statementTimeout);
+        return inTransaction(Retry.NONE, c -> {
+            int socketTimeout = c.getNetworkTimeout();
+            c.setNetworkTimeout(Runnable::run, Math.toIntExact(millis + 5_000));
+            try {
+                try (Statement st = c.createStatement()) {
+                    st.execute("SET LOCAL statement_timeout = '" + statementTimeout + "'");
+                }
+                return work.run(c);
+            } finally {
+                c.setNetworkTimeout(Runnable::run, socketTimeout);
+            }
+        });
+    }
+
+    /** {@code 30s}, {@code 500ms} or {@code 2min} in milliseconds; anything else is refused. */
+    static long millis(String statementTimeout) {
+        var m = java.util.regex.Pattern.compile("([0-9]{1,6})(ms|s|min)").matcher(statementTimeout);
+        if (!m.matches()) {
             throw new IllegalArgumentException("a statement timeout such as 30s");
         }
-        return inTransaction(Retry.NONE, c -> {
-            try (Statement st = c.createStatement()) {
-                st.execute("SET LOCAL statement_timeout = '" + statementTimeout + "'");
-            }
-            return work.run(c);
-        });
+        long n = Long.parseLong(m.group(1));
+        return switch (m.group(2)) {
+            case "ms" -> n;
+            case "s" -> n * 1_000;
+            default -> n * 60_000;
+        };
     }
 
     /**

@@ -45,6 +45,27 @@ class StatementDbTest {
         }
     }
 
+    /**
+     * The longer timeout holds on the client side too: a statement longer than the driver's 3 s socket timeout (and
+     * than the pool's 1.5 s) ends normally, and every pool connection afterwards has its 3 s socket timeout again.
+     */
+    @Test
+    void aStatementLongerThanTheSocketTimeoutEndsAndThePoolKeepsItsSocketTimeout() {
+        int pools = transactions.autoCommit(Connection::getNetworkTimeout);
+        assertEquals(3_000, pools, "application.properties: socketTimeout=3");
+        String slept = db.auto(c -> {
+            try (var st = c.createStatement();
+                    var rs = st.executeQuery("SELECT pg_sleep(3.3)::text")) {
+                rs.next();
+                return rs.getString(1);
+            }
+        });
+        assertEquals("", slept);
+        for (int i = 0; i < 30; i++) {
+            assertEquals(pools, transactions.autoCommit(Connection::getNetworkTimeout));
+        }
+    }
+
     @Test
     void aFailedStatementStillLeavesThePoolsTimeout() {
         String pools = transactions.autoCommit(StatementDbTest::timeout);
