@@ -66,7 +66,8 @@ class WebhookDeliveryTest {
     @Inject
     PaynotifyConfig config;
 
-    final HttpClient http = HttpClient.newHttpClient();
+    final HttpClient http =
+            HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     WebhookReceiver receiver;
     final List<DeliveryWorker> replicas = new ArrayList<>();
 
