@@ -7,9 +7,11 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.UUID;
 
 /**
@@ -42,27 +44,49 @@ public final class Deliveries {
             + " UPDATE deliveries SET lease_until = now() + make_interval(secs => ?), lease_token = ?"
             + " FROM due, events ev WHERE deliveries.id = due.id AND ev.id = deliveries.event_id"
             + " RETURNING deliveries.id, ev.event_id, deliveries.client_id, deliveries.webhook_url, ev.body,"
-            + " deliveries.attempts";
+            + " deliveries.attempts, EXISTS (SELECT 1 FROM deliveries n WHERE n.client_id = deliveries.client_id"
+            + " AND n.order_id = deliveries.order_id AND n.state = 'PENDING' AND n.id > deliveries.id)";
 
-    private static final String SUCCEEDED = "UPDATE deliveries SET state = 'SUCCEEDED', attempts = attempts + 1,"
-            + " last_attempt_at = ?, last_status = ?, last_error = NULL, lease_until = NULL, lease_token = NULL"
-            + " WHERE id = ? AND lease_token = ?";
-    private static final String FAILED = "UPDATE deliveries SET state = 'FAILED', attempts = attempts + 1,"
-            + " last_attempt_at = ?, last_status = ?, last_error = ?, lease_until = NULL, lease_token = NULL"
-            + " WHERE id = ? AND lease_token = ?";
-    private static final String RETRY = "UPDATE deliveries SET attempts = attempts + 1,"
-            + " next_attempt_at = now() + make_interval(secs => ?), last_attempt_at = ?, last_status = ?,"
-            + " last_error = ?, lease_until = NULL, lease_token = NULL WHERE id = ? AND lease_token = ?";
-    private static final String ATTEMPT =
-            "INSERT INTO delivery_attempts (delivery_id, at, status, error, duration_ms) VALUES (?, ?, ?, ?, ?)";
+    /**
+     * Records many attempts in one statement: each outcome updates its delivery only while the lease is still the
+     * one it was claimed under, and only the deliveries so updated get their attempt row. Attempts are passed as
+     * parallel arrays; {@code at} in epoch microseconds (exact, no time zone), {@code delay} in seconds or null.
+     */
+    private static final String RECORD = "WITH o AS (SELECT * FROM unnest(?::bigint[], ?::uuid[], ?::text[],"
+            + " ?::bigint[], ?::integer[], ?::text[], ?::float8[], ?::integer[])"
+            + " AS o(id, token, state, at, status, error, delay, ms)),"
+            + " mine AS (UPDATE deliveries d SET state = o.state, attempts = d.attempts + 1,"
+            + " next_attempt_at = CASE WHEN o.delay IS NULL THEN d.next_attempt_at"
+            + " ELSE now() + make_interval(secs => o.delay) END,"
+            + " last_attempt_at = timestamptz 'epoch' + o.at * interval '1 microsecond', last_status = o.status,"
+            + " last_error = o.error, lease_until = NULL, lease_token = NULL"
+            + " FROM o WHERE d.id = o.id AND d.lease_token = o.token RETURNING d.id),"
+            + " logged AS (INSERT INTO delivery_attempts (delivery_id, at, status, error, duration_ms)"
+            + " SELECT o.id, timestamptz 'epoch' + o.at * interval '1 microsecond', o.status, o.error, o.ms"
+            + " FROM o JOIN mine ON mine.id = o.id ORDER BY o.id)"
+            + " SELECT id FROM mine";
+    /** Gives claimed deliveries back (each only while its lease is still the one given): due again at once. */
+    private static final String RELEASE = "UPDATE deliveries SET lease_until = NULL, lease_token = NULL"
+            + " FROM unnest(?::bigint[], ?::uuid[]) AS r(id, token)"
+            + " WHERE deliveries.id = r.id AND deliveries.lease_token = r.token";
+
     private static final String DISABLE = "INSERT INTO webhook_endpoints (client_id, webhook_url, disabled_at)"
             + " VALUES (?, ?, now()) ON CONFLICT (client_id, webhook_url) DO UPDATE SET disabled_at = now()";
     private static final String ENABLE =
             "UPDATE webhook_endpoints SET disabled_at = NULL WHERE client_id = ? AND webhook_url = ?";
 
-    /** A claimed delivery: everything an attempt needs. */
+    /**
+     * A claimed delivery: everything an attempt needs, and whether a later delivery of the same client and order
+     * waits for it (due once this one is no longer PENDING).
+     */
     public record Claimed(
-            long deliveryId, String eventId, String clientId, String webhookUrl, byte[] body, int attempts) {
+            long deliveryId,
+            String eventId,
+            String clientId,
+            String webhookUrl,
+            byte[] body,
+            int attempts,
+            boolean successor) {
         @Override
         public String toString() {
             return "Claimed[" + deliveryId + " " + eventId + " " + clientId + "]";
@@ -111,97 +135,95 @@ public final class Deliveries {
                             rs.getString(3),
                             rs.getString(4),
                             rs.getBytes(5),
-                            rs.getInt(6)));
+                            rs.getInt(6),
+                            rs.getBoolean(7)));
                 }
                 return out;
             }
         }
     }
 
-    /** The attempt succeeded. False when the lease was lost meanwhile (another replica may attempt it again). */
-    public static boolean succeeded(Connection c, long id, UUID token, Instant at, int status, int durationMs)
-            throws SQLException {
-        boolean mine = update(c, SUCCEEDED, false, at, status, null, id, token, null);
-        if (mine) {
-            attempt(c, id, at, status, null, durationMs);
-        }
-        return mine;
+    /** What an attempt leaves its delivery in: {@code SUCCEEDED}, {@code FAILED}, or {@code PENDING} for a retry. */
+    public enum Next {
+        SUCCEEDED,
+        FAILED,
+        PENDING
     }
 
-    /** The attempt failed and the delivery will not be attempted again. */
-    public static boolean failed(
-            Connection c, long id, UUID token, Instant at, Integer status, String error, int durationMs)
-            throws SQLException {
-        boolean mine = update(c, FAILED, true, at, status, error, id, token, null);
-        if (mine) {
-            attempt(c, id, at, status, error, durationMs);
-        }
-        return mine;
-    }
-
-    /** The attempt failed; the next one is due after that delay (PostgreSQL's clock). */
-    public static boolean retry(
-            Connection c,
-            long id,
+    /**
+     * One attempt to record: its delivery and the lease it was claimed under, the state it leaves, when it began,
+     * its HTTP status or error, its duration, and for a retry the delay before the next attempt (PostgreSQL's clock).
+     */
+    public record Outcome(
+            long deliveryId,
             UUID token,
+            Next next,
             Instant at,
             Integer status,
             String error,
             int durationMs,
-            long delayMillis)
-            throws SQLException {
-        boolean mine = update(c, RETRY, true, at, status, error, id, token, delayMillis / 1000.0);
-        if (mine) {
-            attempt(c, id, at, status, error, durationMs);
+            long delayMillis) {}
+
+    /**
+     * Records these attempts (at most {@link #BATCH}) in one statement; the ids of the deliveries whose lease was
+     * still the outcome's own. An outcome whose lease lapsed meanwhile (another replica may attempt it again) records
+     * nothing: neither its state nor its attempt row.
+     */
+    public static Set<Long> record(Connection c, List<Outcome> outcomes) throws SQLException {
+        if (outcomes.size() > BATCH) {
+            throw new IllegalArgumentException("at most " + BATCH + " outcomes a statement");
+        }
+        int n = outcomes.size();
+        var ids = new Long[n];
+        var tokens = new UUID[n];
+        var states = new String[n];
+        var ats = new Long[n];
+        var statuses = new Integer[n];
+        var errors = new String[n];
+        var delays = new Double[n];
+        var durations = new Integer[n];
+        for (int i = 0; i < n; i++) {
+            Outcome o = outcomes.get(i);
+            ids[i] = o.deliveryId();
+            tokens[i] = o.token();
+            states[i] = o.next().name();
+            ats[i] = o.at().getEpochSecond() * 1_000_000L + o.at().getNano() / 1_000;
+            statuses[i] = o.status();
+            errors[i] = o.next() == Next.SUCCEEDED ? null : o.error();
+            delays[i] = o.next() == Next.PENDING ? o.delayMillis() / 1000.0 : null;
+            durations[i] = o.durationMs();
+        }
+        var mine = new HashSet<Long>();
+        try (PreparedStatement ps = c.prepareStatement(RECORD)) {
+            ps.setArray(1, c.createArrayOf("bigint", ids));
+            ps.setArray(2, c.createArrayOf("uuid", tokens));
+            ps.setArray(3, c.createArrayOf("text", states));
+            ps.setArray(4, c.createArrayOf("bigint", ats));
+            ps.setArray(5, c.createArrayOf("integer", statuses));
+            ps.setArray(6, c.createArrayOf("text", errors));
+            ps.setArray(7, c.createArrayOf("float8", delays));
+            ps.setArray(8, c.createArrayOf("integer", durations));
+            try (ResultSet rs = ps.executeQuery()) {
+                while (rs.next()) {
+                    mine.add(rs.getLong(1));
+                }
+            }
         }
         return mine;
     }
 
-    /** Runs one of the three outcome updates; {@code withError} when its statement sets {@code last_error}. */
-    private static boolean update(
-            Connection c,
-            String sql,
-            boolean withError,
-            Instant at,
-            Integer status,
-            String error,
-            long id,
-            UUID token,
-            Double delay)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(sql)) {
-            int i = 1;
-            if (delay != null) {
-                ps.setDouble(i++, delay);
-            }
-            ps.setTimestamp(i++, Timestamp.from(at));
-            if (status == null) {
-                ps.setNull(i++, java.sql.Types.INTEGER);
-            } else {
-                ps.setInt(i++, status);
-            }
-            if (withError) {
-                ps.setString(i++, error);
-            }
-            ps.setLong(i++, id);
-            ps.setObject(i, token);
-            return ps.executeUpdate() == 1;
+    /**
+     * Gives claimed deliveries back before their lease ends (at most {@link #BATCH}), each only while its lease is
+     * still the one given: they are due again at once, for this replica or another. The rows given back.
+     */
+    public static int release(Connection c, List<Long> deliveryIds, List<UUID> tokens) throws SQLException {
+        if (deliveryIds.size() > BATCH || deliveryIds.size() != tokens.size()) {
+            throw new IllegalArgumentException("at most " + BATCH + " ids, one token each");
         }
-    }
-
-    private static void attempt(Connection c, long id, Instant at, Integer status, String error, int durationMs)
-            throws SQLException {
-        try (PreparedStatement ps = c.prepareStatement(ATTEMPT)) {
-            ps.setLong(1, id);
-            ps.setTimestamp(2, Timestamp.from(at));
-            if (status == null) {
-                ps.setNull(3, java.sql.Types.INTEGER);
-            } else {
-                ps.setInt(3, status);
-            }
-            ps.setString(4, error);
-            ps.setInt(5, durationMs);
-            ps.executeUpdate();
+        try (PreparedStatement ps = c.prepareStatement(RELEASE)) {
+            ps.setArray(1, c.createArrayOf("bigint", deliveryIds.toArray(new Long[0])));
+            ps.setArray(2, c.createArrayOf("uuid", tokens.toArray(new UUID[0])));
+            return ps.executeUpdate();
         }
     }
 
