@@ -35,6 +35,20 @@ public class StatementDb {
     }
 
     /**
+     * One short read (a statement row, the metrics' counts, the scheduler's due days) in autocommit under the pool's
+     * own bounds (1.5 s statement, 3 s socket): on a hung database it gives its connection up as quickly as a request
+     * does, unlike {@link #auto}'s 35 s.
+     */
+    public <T> T read(Transactions.Work<T> work) {
+        permit.acquireUninterruptibly();
+        try {
+            return transactions.autoCommit(work);
+        } finally {
+            permit.release();
+        }
+    }
+
+    /**
      * One unit of statement work that locks no order (a read, a staged insert, a batched delete), in a transaction of
      * its own under {@link #AUTO_STATEMENT_TIMEOUT} instead of the pool's 1.5 s: a page of a million-line set, or a
      * batched delete, may take longer on a busy database, and cutting it off would only make the day's work start

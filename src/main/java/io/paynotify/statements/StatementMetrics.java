@@ -134,8 +134,8 @@ public class StatementMetrics {
 
     /** Reads the gauges' values now. */
     public void refresh() {
-        Map<String, Map<String, Long>> counts = db.auto(StatementDifferences::openCounts);
-        Map<String, LocalDate> days = db.auto(Statements::lastSettledDays);
+        Map<String, Map<String, Long>> counts = db.read(StatementDifferences::openCounts);
+        Map<String, LocalDate> days = db.read(Statements::lastSettledDays);
         for (String channel : channels.channels().keySet()) {
             Map<String, Long> byKind = counts.getOrDefault(channel, Map.of());
             for (DifferenceKind k : DifferenceKind.values()) {

@@ -67,7 +67,7 @@ public class StatementQueries {
     private void run(Channel channel, Reconciler.Query q) {
         try {
             ActiveQuery.Outcome outcome = activeQuery.queryForStatement(channel, q.outTradeNo());
-            OrderRow after = db.auto(c -> Orders.find(c, channel.name(), q.outTradeNo()));
+            OrderRow after = db.read(c -> Orders.find(c, channel.name(), q.outTradeNo()));
             boolean paid = outcome.result() == QueryResult.PAID
                     && outcome.notificationId() != null
                     && after != null

@@ -97,7 +97,7 @@ public class StatementScheduler {
         Instant runTime = today.atTime(settings.time()).toInstant(Windows.BEIJING);
         var out = new ArrayList<Due>();
         for (Channel channel : channels) {
-            Map<LocalDate, StatementRow> rows = db.auto(
+            Map<LocalDate, StatementRow> rows = db.read(
                     c -> Statements.range(c, channel.name(), today.minusDays(CATCH_UP_DAYS), today.minusDays(1)));
             for (LocalDate day = today.minusDays(1);
                     !day.isBefore(today.minusDays(CATCH_UP_DAYS));

@@ -105,7 +105,7 @@ public class StatementService {
 
     /** The day's statement, or null. */
     public StatementRow find(String channel, LocalDate day) {
-        return db.auto(c -> Statements.find(c, channel, day));
+        return db.read(c -> Statements.find(c, channel, day));
     }
 
     /**

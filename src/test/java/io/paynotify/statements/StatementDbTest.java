@@ -38,6 +38,9 @@ class StatementDbTest {
         String pools = transactions.autoCommit(StatementDbTest::timeout);
         assertNotEquals(StatementDb.AUTO_STATEMENT_TIMEOUT, pools, "the pool's own (application.properties)");
         assertEquals(StatementDb.AUTO_STATEMENT_TIMEOUT, db.auto(StatementDbTest::timeout));
+        // the short reads keep the pool's bounds: on a hung database they give up as quickly as a request
+        assertEquals(pools, db.read(StatementDbTest::timeout));
+        assertEquals(3_000, db.read(Connection::getNetworkTimeout));
         // every pool connection afterwards, whichever the pool hands out
         for (int i = 0; i < 30; i++) {
             assertEquals(pools, transactions.autoCommit(StatementDbTest::timeout));
