@@ -123,6 +123,40 @@ class StatementLedgerTest {
         assertTrue(items.stream().allMatch(i -> i.get("ledger") instanceof Map), items.toString());
     }
 
+    /**
+     * When the ledger's totals cannot be read in time (here: another session holds {@code orders} locked, so the
+     * read gives up after the 1 s lock timeout), the statement is still answered, with {@code "ledger":null}; the
+     * next read, once the lock is gone, has the totals again.
+     */
+    @Test
+    void aLedgerThatCannotBeReadInTimeIsNullAndTheStatementIsStillAnswered() throws Exception {
+        LocalDate d = StatementsTest.newDay();
+        String a = no();
+        String ta = txn();
+        anOrder().channel(WX).outTradeNo(a).amount(700).paid(ta).paidAt(noon(d)).insert();
+        ok(upload(WX, d, wechat(d).payment(a, ta, "7.00").gzip()));
+
+        try (Connection locker = Db.connect()) {
+            locker.setAutoCommit(false);
+            try (Statement s = locker.createStatement()) {
+                s.execute("LOCK TABLE orders IN ACCESS EXCLUSIVE MODE");
+            }
+            try {
+                var r = given().header("Authorization", AUTH).get("/admin/statements/" + WX + "/" + d);
+                r.then().statusCode(200);
+                JsonPath day = r.jsonPath();
+                assertEquals(d.toString(), day.getString("billDate"));
+                assertEquals(1, day.getInt("payments.count"), "the bill's own totals are answered");
+                assertTrue(day.getMap("").containsKey("ledger"), "ledger is present: " + r.asString());
+                assertEquals(null, (Object) day.get("ledger"), r.asString());
+            } finally {
+                locker.rollback();
+            }
+        }
+        JsonPath again = ok(given().header("Authorization", AUTH).get("/admin/statements/" + WX + "/" + d));
+        assertEquals(Map.of("count", 1, "amount", 700), again.getMap("ledger.payments"));
+    }
+
     /** The plan of a query with sequential scans off: which index (if any) can serve it. */
     static String plan(String sql) throws Exception {
         try (Connection c = Db.connect();
