@@ -26,12 +26,7 @@ public class StatementDb {
 
     /** One short transaction (retried on a conflict). */
     public <T> T tx(Transactions.Work<T> work) {
-        permit.acquireUninterruptibly();
-        try {
-            return transactions.inTransaction(Transactions.Retry.ON_CONFLICT, work);
-        } finally {
-            permit.release();
-        }
+        return withPermit(() -> transactions.inTransaction(Transactions.Retry.ON_CONFLICT, work));
     }
 
     /**
@@ -40,12 +35,7 @@ public class StatementDb {
      * does, unlike {@link #auto}'s 35 s.
      */
     public <T> T read(Transactions.Work<T> work) {
-        permit.acquireUninterruptibly();
-        try {
-            return transactions.autoCommit(work);
-        } finally {
-            permit.release();
-        }
+        return withPermit(() -> transactions.autoCommit(work));
     }
 
     /**
@@ -55,9 +45,14 @@ public class StatementDb {
      * again. The longer timeout is {@code SET LOCAL}, so it ends with the transaction, behind PgBouncer too.
      */
     public <T> T auto(Transactions.Work<T> work) {
+        return withPermit(() -> transactions.underStatementTimeout(AUTO_STATEMENT_TIMEOUT, work));
+    }
+
+    /** Every way in waits for this replica's one permit, so statement work holds at most one pool connection. */
+    private <T> T withPermit(java.util.function.Supplier<T> work) {
         permit.acquireUninterruptibly();
         try {
-            return transactions.underStatementTimeout(AUTO_STATEMENT_TIMEOUT, work);
+            return work.get();
         } finally {
             permit.release();
         }

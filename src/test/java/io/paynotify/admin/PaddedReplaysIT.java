@@ -109,10 +109,7 @@ class PaddedReplaysIT {
     @AfterEach
     void cleanUp() throws Exception {
         try {
-            if (process != null) {
-                process.destroyForcibly();
-                process.waitFor(30, TimeUnit.SECONDS);
-            }
+            PackagedApp.stop(process);
         } finally {
             PackagedApp.dropDatabase(database);
         }

@@ -199,15 +199,7 @@ class KilledProcessIT {
     /** The configuration of both instances, as -D system properties: only what this test needs. */
     Map<String, String> config(int port, int managementPort) {
         var c = new LinkedHashMap<String, String>();
-        // not prod, which refuses allow-loopback (the receiver is on 127.0.0.1); the application warns at start
-        c.put("quarkus.profile", "it");
-        c.put("quarkus.datasource.jdbc.url", PackagedApp.jdbcUrl(database));
-        c.put("quarkus.http.host", "127.0.0.1");
-        c.put("quarkus.http.port", Integer.toString(port));
-        c.put("quarkus.management.host", "127.0.0.1");
-        c.put("quarkus.management.port", Integer.toString(managementPort));
-        // plain text instead of prod's JSON lines, for whoever reads the logs under target/killed-process-it
-        c.put("quarkus.log.console.json.enabled", "false");
+        c.putAll(PackagedApp.instanceConfig(PackagedApp.jdbcUrl(database), port, managementPort));
         c.put("paynotify.channels.\"" + CHANNEL + "\".provider", "WECHATPAY_V2");
         c.put("paynotify.channels.\"" + CHANNEL + "\".app-id", APPID);
         c.put("paynotify.channels.\"" + CHANNEL + "\".mch-id", MCH);

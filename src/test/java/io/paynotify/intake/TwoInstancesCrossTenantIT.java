@@ -201,13 +201,7 @@ class TwoInstancesCrossTenantIT {
 
     Map<String, String> config(int port, int managementPort) {
         var c = new LinkedHashMap<String, String>();
-        c.put("quarkus.profile", "it");
-        c.put("quarkus.datasource.jdbc.url", PackagedApp.jdbcUrl(database));
-        c.put("quarkus.http.host", "127.0.0.1");
-        c.put("quarkus.http.port", Integer.toString(port));
-        c.put("quarkus.management.host", "127.0.0.1");
-        c.put("quarkus.management.port", Integer.toString(managementPort));
-        c.put("quarkus.log.console.json.enabled", "false");
+        c.putAll(PackagedApp.instanceConfig(PackagedApp.jdbcUrl(database), port, managementPort));
         channel(c, V3, "provider", "WECHATPAY_V3");
         channel(c, V3, "mode", "partner");
         channel(c, V3, "app-id", V3_APPID);

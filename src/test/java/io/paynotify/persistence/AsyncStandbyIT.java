@@ -95,13 +95,7 @@ class AsyncStandbyIT {
             }
         }
         c.put("paynotify.admin.tokens", TestChannels.ADMIN_TOKEN);
-        c.put("quarkus.profile", "it");
-        c.put("quarkus.datasource.jdbc.url", url);
-        c.put("quarkus.http.host", "127.0.0.1");
-        c.put("quarkus.http.port", Integer.toString(port));
-        c.put("quarkus.management.host", "127.0.0.1");
-        c.put("quarkus.management.port", Integer.toString(management));
-        c.put("quarkus.log.console.json.enabled", "false");
+        c.putAll(PackagedApp.instanceConfig(url, port, management));
         return c;
     }
 }

@@ -538,13 +538,7 @@ class FailoverIT {
             }
         }
         c.put("paynotify.admin.tokens", TestChannels.ADMIN_TOKEN);
-        c.put("quarkus.profile", "it");
-        c.put("quarkus.datasource.jdbc.url", pair.bothHostsUrl(DB));
-        c.put("quarkus.http.host", "127.0.0.1");
-        c.put("quarkus.http.port", Integer.toString(port));
-        c.put("quarkus.management.host", "127.0.0.1");
-        c.put("quarkus.management.port", Integer.toString(management));
-        c.put("quarkus.log.console.json.enabled", "false");
+        c.putAll(PackagedApp.instanceConfig(pair.bothHostsUrl(DB), port, management));
         // the merchant with a webhook, subscribed to every channel; a short lease, so that a claim whose commit
         // the old primary took but never confirmed is attempted again within seconds, not a minute
         c.put(

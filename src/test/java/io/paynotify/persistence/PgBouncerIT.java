@@ -204,17 +204,11 @@ class PgBouncerIT {
 
     Map<String, String> config(int port, int managementPort) {
         var c = new LinkedHashMap<String, String>();
-        c.put("quarkus.profile", "it");
-        c.put("quarkus.datasource.jdbc.url", bouncer.jdbcUrl(database));
+        c.putAll(PackagedApp.instanceConfig(bouncer.jdbcUrl(database), port, managementPort));
         // no named server-side statements: a pooled server connection is not the one that prepared them
         c.put("quarkus.datasource.jdbc.additional-jdbc-properties.prepareThreshold", "0");
         // Flyway's lock is a session advisory lock: migrations go straight to PostgreSQL
         c.put("quarkus.datasource.migrations.jdbc.url", PackagedApp.jdbcUrl(database));
-        c.put("quarkus.http.host", "127.0.0.1");
-        c.put("quarkus.http.port", Integer.toString(port));
-        c.put("quarkus.management.host", "127.0.0.1");
-        c.put("quarkus.management.port", Integer.toString(managementPort));
-        c.put("quarkus.log.console.json.enabled", "false");
         c.put("paynotify.channels.\"" + CHANNEL + "\".provider", "WECHATPAY_V2");
         c.put("paynotify.channels.\"" + CHANNEL + "\".app-id", APPID);
         c.put("paynotify.channels.\"" + CHANNEL + "\".mch-id", MCH);

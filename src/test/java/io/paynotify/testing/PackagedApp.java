@@ -87,6 +87,32 @@ public final class PackagedApp {
         return command;
     }
 
+    /**
+     * What every packaged instance of the ITs is started with: the {@code it} profile (not prod, whose start-up
+     * checks refuse loopback webhooks and test keys; the application warns that they are off), that database, both
+     * ports on 127.0.0.1, and plain-text console logs instead of prod's JSON lines, for whoever reads the ITs' logs.
+     * Each IT adds its channels, clients and whatever else it tests.
+     */
+    public static Map<String, String> instanceConfig(String jdbcUrl, int port, int managementPort) {
+        var c = new java.util.LinkedHashMap<String, String>();
+        c.put("quarkus.profile", "it");
+        c.put("quarkus.datasource.jdbc.url", jdbcUrl);
+        c.put("quarkus.http.host", "127.0.0.1");
+        c.put("quarkus.http.port", Integer.toString(port));
+        c.put("quarkus.management.host", "127.0.0.1");
+        c.put("quarkus.management.port", Integer.toString(managementPort));
+        c.put("quarkus.log.console.json.enabled", "false");
+        return c;
+    }
+
+    /** Kills the instance, if one was started, and waits up to 30 s for it to be gone. */
+    public static void stop(Process process) throws InterruptedException {
+        if (process != null) {
+            process.destroyForcibly();
+            process.waitFor(30, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
     /** Starts the application with that configuration, its output (both streams) into {@code log}. */
     public static Process start(Map<String, String> config, List<String> jvm, Path log) throws IOException {
         Files.createDirectories(log.getParent());

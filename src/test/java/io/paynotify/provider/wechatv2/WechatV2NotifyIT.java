@@ -15,7 +15,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -50,10 +49,7 @@ class WechatV2NotifyIT {
     @AfterEach
     void cleanUp() throws Exception {
         try {
-            if (process != null) {
-                process.destroyForcibly();
-                process.waitFor(30, TimeUnit.SECONDS);
-            }
+            PackagedApp.stop(process);
         } finally {
             System.clearProperty("pntest.direct-jdbc-url");
             PackagedApp.dropDatabase(database);
@@ -65,13 +61,7 @@ class WechatV2NotifyIT {
         int port = PackagedApp.freePort();
         int managementPort = PackagedApp.freePort();
         var config = new HashMap<>(TestChannels.config());
-        config.put("quarkus.profile", "it");
-        config.put("quarkus.datasource.jdbc.url", PackagedApp.jdbcUrl(database));
-        config.put("quarkus.http.host", "127.0.0.1");
-        config.put("quarkus.http.port", Integer.toString(port));
-        config.put("quarkus.management.host", "127.0.0.1");
-        config.put("quarkus.management.port", Integer.toString(managementPort));
-        config.put("quarkus.log.console.json.enabled", "false");
+        config.putAll(PackagedApp.instanceConfig(PackagedApp.jdbcUrl(database), port, managementPort));
         Path log = LOGS.resolve(PackagedApp.runId() + ".log");
         process = PackagedApp.start(config, List.of(), log);
         PackagedApp.awaitReady(process, managementPort, Duration.ofSeconds(120), log);
